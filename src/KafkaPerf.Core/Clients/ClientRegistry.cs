@@ -1,0 +1,42 @@
+namespace KafkaPerf.Clients;
+
+/// <summary>The clients that can be named in a plan.</summary>
+public sealed class ClientRegistry
+{
+    private readonly Dictionary<string, IBenchClientFactory> _factories = new(StringComparer.OrdinalIgnoreCase);
+
+    /// <summary>Builds the registry from the registered factories.</summary>
+    /// <param name="factories">Every <see cref="IBenchClientFactory"/>; names must be unique.</param>
+    /// <exception cref="ArgumentException">Two factories share a name.</exception>
+    public ClientRegistry(IEnumerable<IBenchClientFactory> factories)
+    {
+        ArgumentNullException.ThrowIfNull(factories);
+        foreach (var factory in factories)
+        {
+            if (!_factories.TryAdd(factory.Name, factory))
+                throw new ArgumentException($"Two clients are registered under the name '{factory.Name}'.", nameof(factories));
+        }
+    }
+
+    /// <summary>The registered names, sorted.</summary>
+    public IReadOnlyList<string> Names => [.. _factories.Keys.Order(StringComparer.Ordinal)];
+
+    /// <summary>The registered factories, sorted by name.</summary>
+    public IReadOnlyList<IBenchClientFactory> Factories => [.. _factories.Values.OrderBy(f => f.Name, StringComparer.Ordinal)];
+
+    /// <summary>Finds a factory by name.</summary>
+    /// <param name="name">The client name.</param>
+    /// <param name="factory">The factory, when found.</param>
+    /// <returns>Whether the name is registered.</returns>
+    public bool TryGet(string name, [System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out IBenchClientFactory? factory) =>
+        _factories.TryGetValue(name, out factory);
+
+    /// <summary>Finds a factory by name.</summary>
+    /// <param name="name">The client name.</param>
+    /// <returns>The factory.</returns>
+    /// <exception cref="KeyNotFoundException">The name is not registered; the message lists the names that are.</exception>
+    public IBenchClientFactory Get(string name) =>
+        TryGet(name, out var factory)
+            ? factory
+            : throw new KeyNotFoundException($"Unknown client '{name}'. Registered clients: {string.Join(", ", Names)}.");
+}

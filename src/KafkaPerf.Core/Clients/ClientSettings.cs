@@ -1,0 +1,93 @@
+using System.Globalization;
+using System.Text;
+
+namespace KafkaPerf.Clients;
+
+/// <summary>
+/// The knobs that the seed benchmarks set alike on every client, plus free-form overrides for one client.
+/// A <see langword="null"/> knob leaves the client's own default in place (and the effective value is recorded).
+/// </summary>
+/// <remarks>Immutable: a plan holds one instance per settings variant and hands it to every client.</remarks>
+public sealed record ClientSettings
+{
+    /// <summary>Producer acknowledgements.</summary>
+    public AcksMode? Acks { get; init; }
+
+    /// <summary>Producer linger, in milliseconds.</summary>
+    public int? LingerMs { get; init; }
+
+    /// <summary>Producer batch size, in bytes.</summary>
+    public int? BatchSizeBytes { get; init; }
+
+    /// <summary>Maximum in-flight requests per connection.</summary>
+    public int? MaxInFlight { get; init; }
+
+    /// <summary>Socket send buffer, in bytes.</summary>
+    public int? SendBufferBytes { get; init; }
+
+    /// <summary>Socket receive buffer, in bytes.</summary>
+    public int? ReceiveBufferBytes { get; init; }
+
+    /// <summary>Consumer <c>fetch.min.bytes</c>.</summary>
+    public int? FetchMinBytes { get; init; }
+
+    /// <summary>Producer compression codec.</summary>
+    public CompressionCodec? Compression { get; init; }
+
+    /// <summary>Client-specific <c>key=value</c> settings passed through unchanged, after the common knobs.</summary>
+    public IReadOnlyDictionary<string, string> Overrides { get; init; } = EmptyOverrides;
+
+    private static readonly IReadOnlyDictionary<string, string> EmptyOverrides = new Dictionary<string, string>();
+
+    /// <summary>No knob set: every client keeps its own defaults.</summary>
+    public static ClientSettings ClientDefaults { get; } = new();
+
+    /// <summary>The configuration of the seed KNet benchmark: acks none, linger 100 ms, batch 1 000 000,
+    /// max in flight 1 000 000, 32 MB socket buffers, fetch.min.bytes 100 000.</summary>
+    public static ClientSettings SeedProfile { get; } = new()
+    {
+        Acks = AcksMode.None,
+        LingerMs = 100,
+        BatchSizeBytes = 1_000_000,
+        MaxInFlight = 1_000_000,
+        SendBufferBytes = 32 * 1024 * 1024,
+        ReceiveBufferBytes = 32 * 1024 * 1024,
+        FetchMinBytes = 100_000,
+    };
+
+    /// <summary>The common knobs that are set, as <c>name=value</c> pairs in a fixed order.</summary>
+    public IEnumerable<KeyValuePair<string, string>> SetKnobs()
+    {
+        if (Acks is { } acks) yield return new("acks", acks switch { AcksMode.None => "0", AcksMode.Leader => "1", _ => "all" });
+        if (LingerMs is { } linger) yield return new("linger.ms", Invariant(linger));
+        if (BatchSizeBytes is { } batch) yield return new("batch.size", Invariant(batch));
+        if (MaxInFlight is { } inFlight) yield return new("max.in.flight", Invariant(inFlight));
+        if (SendBufferBytes is { } send) yield return new("send.buffer.bytes", Invariant(send));
+        if (ReceiveBufferBytes is { } receive) yield return new("receive.buffer.bytes", Invariant(receive));
+        if (FetchMinBytes is { } fetch) yield return new("fetch.min.bytes", Invariant(fetch));
+        if (Compression is { } codec) yield return new("compression", codec.ToString().ToLowerInvariant());
+    }
+
+    /// <summary>A short label such as <c>acks=all linger.ms=5</c>; <c>defaults</c> when nothing is set.</summary>
+    public string Describe()
+    {
+        var builder = new StringBuilder();
+        foreach (var (key, value) in SetKnobs())
+        {
+            if (builder.Length > 0) builder.Append(' ');
+            builder.Append(key).Append('=').Append(value);
+        }
+        return builder.Length == 0 ? "defaults" : builder.ToString();
+    }
+
+    /// <inheritdoc />
+    public bool Equals(ClientSettings? other) =>
+        other is not null && Describe() == other.Describe()
+        && Overrides.Count == other.Overrides.Count
+        && Overrides.All(pair => other.Overrides.TryGetValue(pair.Key, out var value) && value == pair.Value);
+
+    /// <inheritdoc />
+    public override int GetHashCode() => Describe().GetHashCode(StringComparison.Ordinal);
+
+    private static string Invariant(int value) => value.ToString(CultureInfo.InvariantCulture);
+}

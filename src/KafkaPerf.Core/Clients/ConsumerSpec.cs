@@ -1,0 +1,8 @@
+namespace KafkaPerf.Clients;
+
+/// <summary>What a consumer is created for.</summary>
+/// <param name="Topic">The topic to subscribe to, read from the beginning.</param>
+/// <param name="GroupId">A consumer group of its own for this run.</param>
+/// <param name="Settings">Common knobs and this client's overrides.</param>
+/// <param name="UsePrefetch">Ask for prefetching on a thread of the client's own, where the client has it.</param>
+public sealed record ConsumerSpec(string Topic, string GroupId, ClientSettings Settings, bool UsePrefetch);

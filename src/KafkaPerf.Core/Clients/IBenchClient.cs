@@ -1,0 +1,41 @@
+namespace KafkaPerf.Clients;
+
+/// <summary>
+/// One Kafka client library as the benchmark sees it: it creates producers, consumers and topics.
+/// Adapters only adapt: timing, payloads, keys and statistics belong to the scenarios.
+/// </summary>
+/// <remarks>Created once per plan, so start-up cost (a JVM, a connection) stays outside every timed section.</remarks>
+public interface IBenchClient : IAsyncDisposable
+{
+    /// <summary>The registration name, e.g. <c>confluent</c>.</summary>
+    string Name { get; }
+
+    /// <summary>The version of the client library under test.</summary>
+    string LibraryVersion { get; }
+
+    /// <summary>What this client can do beyond the minimum.</summary>
+    ClientCapabilities Capabilities { get; }
+
+    /// <summary>Creates a producer whose delivery reports go to <paramref name="sink"/>.</summary>
+    /// <param name="spec">Topic and settings.</param>
+    /// <param name="sink">Receives delivery reports.</param>
+    /// <returns>A producer that the caller disposes.</returns>
+    IBenchProducer CreateProducer(ProducerSpec spec, IDeliverySink sink);
+
+    /// <summary>Creates a consumer.</summary>
+    /// <param name="spec">Topic, group and settings.</param>
+    /// <returns>A consumer that the caller disposes.</returns>
+    IBenchConsumer CreateConsumer(ConsumerSpec spec);
+
+    /// <summary>Creates a topic and returns once it can be used.</summary>
+    /// <param name="topic">What to create.</param>
+    /// <param name="cancellationToken">Stops waiting.</param>
+    /// <returns>A task that completes when the topic exists.</returns>
+    ValueTask CreateTopicAsync(TopicSpec topic, CancellationToken cancellationToken);
+
+    /// <summary>Deletes a topic.</summary>
+    /// <param name="topic">Its name.</param>
+    /// <param name="cancellationToken">Stops waiting.</param>
+    /// <returns>A task that completes when the deletion was accepted.</returns>
+    ValueTask DeleteTopicAsync(string topic, CancellationToken cancellationToken);
+}

@@ -1,0 +1,19 @@
+namespace KafkaPerf.Clients;
+
+/// <summary>Creates one kind of client by name; registered through DI so plans can name clients.</summary>
+public interface IBenchClientFactory
+{
+    /// <summary>The name plans use, e.g. <c>confluent</c>. Lower case, no spaces.</summary>
+    string Name { get; }
+
+    /// <summary>One line for <c>kafkaperf clients</c>.</summary>
+    string Description { get; }
+
+    /// <summary>Whether the client needs a broker (a bootstrap address).</summary>
+    bool RequiresBroker { get; }
+
+    /// <summary>Creates the client. Any start-up cost (a JVM, a connection) is paid here, outside timing.</summary>
+    /// <param name="connection">Where to connect.</param>
+    /// <returns>A client that the caller disposes.</returns>
+    IBenchClient Create(ClientConnection connection);
+}

@@ -1,0 +1,16 @@
+namespace KafkaPerf.Clients;
+
+/// <summary>Receives a producer's delivery reports.</summary>
+/// <remarks>Called on the client's delivery thread, once per record. Implementations must not allocate or block:
+/// this is the produce hot path.</remarks>
+public interface IDeliverySink
+{
+    /// <summary>The broker acknowledged the record with this key.</summary>
+    /// <param name="key">The key that was sent.</param>
+    void OnDelivered(long key);
+
+    /// <summary>The record with this key could not be delivered.</summary>
+    /// <param name="key">The key that was sent.</param>
+    /// <param name="reason">The client's error text.</param>
+    void OnDeliveryFailed(long key, string reason);
+}

@@ -1,0 +1,19 @@
+namespace KafkaPerf.Clients.InMemory;
+
+/// <summary>Options of the <c>inmemory</c> client.</summary>
+public sealed record InMemoryClientOptions
+{
+    /// <summary>The name the client registers under (default <c>inmemory</c>); tests register a second, slower one.</summary>
+    public string Name { get; init; } = "inmemory";
+
+    /// <summary>A busy-wait added to every send, to make a deliberately slower client.</summary>
+    public TimeSpan SendDelay { get; init; } = TimeSpan.Zero;
+
+    /// <summary>Whether delivery reports count as acknowledgements with a latency (off by default: they are immediate,
+    /// so timing them would only measure the clock).</summary>
+    public bool ReportsDeliveryLatency { get; init; }
+
+    /// <summary>While a consumer is attached, a send waits when this many records are queued and unread,
+    /// as a real client's bounded queue does; it keeps roundtrip memory flat.</summary>
+    public int MaxQueuedRecords { get; init; } = 1 << 20;
+}

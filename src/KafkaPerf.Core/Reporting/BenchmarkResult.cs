@@ -1,0 +1,43 @@
+using KafkaPerf.Running;
+
+namespace KafkaPerf.Reporting;
+
+/// <summary>Everything a plan produced: the immutable model every exporter reads.</summary>
+public sealed record BenchmarkResult
+{
+    /// <summary>Version of the JSON schema (see docs/results-schema.md).</summary>
+    public int SchemaVersion { get; init; } = 1;
+
+    /// <summary>When the plan started (UTC wall clock, for the record only; timing uses the monotonic clock).</summary>
+    public required DateTimeOffset StartedAtUtc { get; init; }
+
+    /// <summary>When it ended.</summary>
+    public required DateTimeOffset FinishedAtUtc { get; init; }
+
+    /// <summary>Where it ran.</summary>
+    public required EnvironmentInfo Environment { get; init; }
+
+    /// <summary>The plan.</summary>
+    public required BenchmarkPlan Plan { get; init; }
+
+    /// <summary>The clients, versions and effective configurations.</summary>
+    public required IReadOnlyList<ClientInfo> Clients { get; init; }
+
+    /// <summary>Every run, warm-ups and failures included.</summary>
+    public required IReadOnlyList<RunRecord> Runs { get; init; }
+
+    /// <summary>Statistics per client and cell.</summary>
+    public required IReadOnlyList<CellResult> Cells { get; init; }
+
+    /// <summary>Each other client against the baseline, per cell.</summary>
+    public required IReadOnlyList<CellComparison> Comparisons { get; init; }
+
+    /// <summary>Things the reader must know (settings that cannot mean the same on every client, ignored options, …).</summary>
+    public required IReadOnlyList<string> Warnings { get; init; }
+
+    /// <summary>Whether the plan was cancelled before its end (the result holds the runs done so far).</summary>
+    public bool Cancelled { get; init; }
+
+    /// <summary>Measured runs that failed.</summary>
+    public int FailedRuns => Runs.Count(r => !r.IsWarmup && !r.Succeeded);
+}

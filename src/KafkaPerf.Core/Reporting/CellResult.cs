@@ -1,0 +1,48 @@
+using KafkaPerf.Measurement;
+using KafkaPerf.Scenarios;
+using KafkaPerf.Statistics;
+
+namespace KafkaPerf.Reporting;
+
+/// <summary>Statistics of one client in one cell, over its measured (non-warm-up, successful) runs.</summary>
+public sealed record CellResult
+{
+    /// <summary>Scenario.</summary>
+    public required ScenarioKind Scenario { get; init; }
+
+    /// <summary>Messages per run.</summary>
+    public required long MessageCount { get; init; }
+
+    /// <summary>Payload length in bytes.</summary>
+    public required int PayloadBytes { get; init; }
+
+    /// <summary>Settings variant label.</summary>
+    public required string Variant { get; init; }
+
+    /// <summary>Client name.</summary>
+    public required string Client { get; init; }
+
+    /// <summary>Successful measured runs.</summary>
+    public required int Runs { get; init; }
+
+    /// <summary>Failed measured runs (excluded from the statistics, never hidden).</summary>
+    public required int FailedRuns { get; init; }
+
+    /// <summary>Elapsed seconds.</summary>
+    public required Summary ElapsedSeconds { get; init; }
+
+    /// <summary>Messages per second.</summary>
+    public required Summary MessagesPerSecond { get; init; }
+
+    /// <summary>Megabytes per second.</summary>
+    public required Summary MegabytesPerSecond { get; init; }
+
+    /// <summary>Latency percentiles from the histograms of every measured run, merged.</summary>
+    public LatencySummary? Latency { get; init; }
+
+    /// <summary>Records lost, over every measured run.</summary>
+    public required long Lost { get; init; }
+
+    /// <summary>Duplicates, over every measured run.</summary>
+    public required long Duplicates { get; init; }
+}

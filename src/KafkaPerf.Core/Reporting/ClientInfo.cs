@@ -1,0 +1,22 @@
+using KafkaPerf.Clients;
+
+namespace KafkaPerf.Reporting;
+
+/// <summary>A client as it took part in a plan, with the configuration it really ran with.</summary>
+public sealed record ClientInfo
+{
+    /// <summary>Registration name.</summary>
+    public required string Name { get; init; }
+
+    /// <summary>Client library version.</summary>
+    public required string LibraryVersion { get; init; }
+
+    /// <summary>Capabilities.</summary>
+    public required ClientCapabilities Capabilities { get; init; }
+
+    /// <summary>Effective producer configuration of its first run.</summary>
+    public IReadOnlyDictionary<string, string>? ProducerConfig { get; init; }
+
+    /// <summary>Effective consumer configuration of its first run.</summary>
+    public IReadOnlyDictionary<string, string>? ConsumerConfig { get; init; }
+}

@@ -1,0 +1,72 @@
+using System.Runtime.InteropServices;
+
+namespace KafkaPerf.Reporting;
+
+/// <summary>Where a result was measured: numbers mean little without it.</summary>
+public sealed record EnvironmentInfo
+{
+    /// <summary>Operating system.</summary>
+    public required string Os { get; init; }
+
+    /// <summary>Process architecture.</summary>
+    public required string Architecture { get; init; }
+
+    /// <summary>Logical processors.</summary>
+    public required int ProcessorCount { get; init; }
+
+    /// <summary>Processor model, when the OS tells.</summary>
+    public required string ProcessorName { get; init; }
+
+    /// <summary>.NET runtime.</summary>
+    public required string Runtime { get; init; }
+
+    /// <summary>Machine name.</summary>
+    public required string MachineName { get; init; }
+
+    /// <summary>KafkaPerf version.</summary>
+    public required string ToolVersion { get; init; }
+
+    /// <summary>Bootstrap servers, or <see langword="null"/> without a broker.</summary>
+    public string? BootstrapServers { get; init; }
+
+    /// <summary>Broker version, when known.</summary>
+    public string? BrokerVersion { get; init; }
+
+    /// <summary>Reads the environment of this process.</summary>
+    /// <param name="bootstrapServers">Bootstrap servers in use.</param>
+    /// <param name="brokerVersion">Broker version, when known.</param>
+    /// <returns>The environment.</returns>
+    public static EnvironmentInfo Capture(string? bootstrapServers = null, string? brokerVersion = null) => new()
+    {
+        Os = RuntimeInformation.OSDescription,
+        Architecture = RuntimeInformation.ProcessArchitecture.ToString(),
+        ProcessorCount = Environment.ProcessorCount,
+        ProcessorName = ReadProcessorName(),
+        Runtime = RuntimeInformation.FrameworkDescription,
+        MachineName = Environment.MachineName,
+        ToolVersion = ToolVersionOf(),
+        BootstrapServers = bootstrapServers,
+        BrokerVersion = brokerVersion,
+    };
+
+    internal static string ToolVersionOf() =>
+        typeof(EnvironmentInfo).Assembly.GetName().Version?.ToString(3) ?? "0.0.0";
+
+    private static string ReadProcessorName()
+    {
+        try
+        {
+            const string cpuInfo = "/proc/cpuinfo";
+            if (File.Exists(cpuInfo))
+            {
+                var line = File.ReadLines(cpuInfo).FirstOrDefault(l => l.StartsWith("model name", StringComparison.Ordinal));
+                if (line is not null) return line[(line.IndexOf(':', StringComparison.Ordinal) + 1)..].Trim();
+            }
+        }
+        catch (IOException)
+        {
+            // The processor name is informative only.
+        }
+        return "unknown";
+    }
+}

@@ -1,0 +1,28 @@
+namespace KafkaPerf.Reporting.Exporters;
+
+/// <summary>The catalogue of exporters.</summary>
+public static class DefaultExporters
+{
+    /// <summary>CSV, one row per run.</summary>
+    public static IResultExporter Csv { get; } = new CsvExporter();
+
+    /// <summary>JSON, everything (schema in docs/results-schema.md).</summary>
+    public static IResultExporter Json { get; } = new JsonExporter();
+
+    /// <summary>Markdown, the seed-style ratio tables.</summary>
+    public static IResultExporter Markdown { get; } = new MarkdownExporter();
+
+    /// <summary>Every exporter.</summary>
+    public static IReadOnlyList<IResultExporter> All { get; } = [Csv, Json, Markdown];
+
+    /// <summary>Finds an exporter by format name.</summary>
+    /// <param name="format"><c>csv</c>, <c>json</c> or <c>md</c>.</param>
+    /// <param name="exporter">The exporter, when found.</param>
+    /// <returns>Whether the format is known.</returns>
+    public static bool TryGet(string format, [System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out IResultExporter? exporter)
+    {
+        exporter = All.FirstOrDefault(e => string.Equals(e.Format, format, StringComparison.OrdinalIgnoreCase)
+            || (string.Equals(format, "markdown", StringComparison.OrdinalIgnoreCase) && e == Markdown));
+        return exporter is not null;
+    }
+}

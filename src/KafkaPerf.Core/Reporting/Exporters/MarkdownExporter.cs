@@ -1,0 +1,128 @@
+using System.Globalization;
+using KafkaPerf.Statistics;
+
+namespace KafkaPerf.Reporting.Exporters;
+
+/// <summary>
+/// The seed-style tables: per scenario and settings variant, one table per candidate against the baseline with
+/// rows = message counts, columns = payload sizes and cells "mean ratio % (SD ratio %)"; then the verdicts with
+/// their confidence intervals, the per-client statistics, the environment and every warning.
+/// </summary>
+public sealed class MarkdownExporter : ResultExporterBase
+{
+    /// <inheritdoc />
+    public override string Format => "md";
+
+    /// <inheritdoc />
+    public override string FileExtension => "md";
+
+    /// <inheritdoc />
+    public override void Export(BenchmarkResult result, TextWriter writer)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        ArgumentNullException.ThrowIfNull(writer);
+        var plan = result.Plan;
+        var env = result.Environment;
+        writer.Write("# KafkaPerf results\n\n");
+        if (result.Cancelled) writer.Write("> **Cancelled**: this result holds only the runs done before the cancellation.\n\n");
+        writer.Write($"- Started {result.StartedAtUtc.ToString("u", CultureInfo.InvariantCulture)}, finished {result.FinishedAtUtc.ToString("u", CultureInfo.InvariantCulture)}; KafkaPerf {env.ToolVersion}\n");
+        writer.Write($"- {env.Runtime} on {env.Os} ({env.Architecture}), {env.ProcessorCount} CPUs ({env.ProcessorName}), machine {env.MachineName}\n");
+        writer.Write($"- Broker: {env.BootstrapServers ?? "none"}{(env.BrokerVersion is null ? string.Empty : $" (Kafka {env.BrokerVersion})")}\n");
+        writer.Write($"- Plan: {plan.Repeat} measured runs per client and cell{(plan.Warmup ? " after 1 excluded warm-up" : string.Empty)}, "
+            + $"{plan.Order.ToString().ToLowerInvariant()} order, seed {F(plan.Seed)}, {plan.Payload.ToString().ToLowerInvariant()} payload, "
+            + $"{F(plan.Partitions)} partition(s), tolerance ±{F(plan.Tolerance * 100, "0.#")} %\n\n");
+
+        writer.Write("| client | library version | capabilities |\n|---|---|---|\n");
+        foreach (var client in result.Clients)
+            writer.Write($"| {client.Name} | {client.LibraryVersion} | {client.Capabilities} |\n");
+        writer.Write('\n');
+
+        WriteRatioTables(result, writer);
+        WriteStatistics(result, writer);
+
+        if (result.Warnings.Count > 0)
+        {
+            writer.Write("## Warnings\n\n");
+            foreach (var warning in result.Warnings) writer.Write($"- {warning}\n");
+            writer.Write('\n');
+        }
+        var failures = result.Runs.Where(r => !r.Succeeded).ToList();
+        if (failures.Count > 0)
+        {
+            writer.Write("## Failed runs\n\n| run | client | scenario | messages | payload B | error |\n|---:|---|---|---:|---:|---|\n");
+            foreach (var run in failures)
+                writer.Write($"| {F(run.Sequence)} | {run.Client} | {Name(run.Scenario)} | {F(run.MessageCount)} | {F(run.PayloadBytes)} | {Escape(run.Error)} |\n");
+            writer.Write('\n');
+        }
+    }
+
+    private static void WriteRatioTables(BenchmarkResult result, TextWriter writer)
+    {
+        var plan = result.Plan;
+        foreach (var group in result.Comparisons.GroupBy(c => (c.Scenario, c.Variant, c.Candidate, c.Baseline)))
+        {
+            var (scenario, variant, candidate, baseline) = group.Key;
+            writer.Write($"## {Title(scenario)} · {variant} — {candidate} vs {baseline}\n\n");
+            writer.Write($"Elapsed time, mean ratio % (SD ratio %), {candidate}/{baseline} × 100: below 100 % {candidate} is faster.\n\n");
+            writer.Write("| messages \\ payload |");
+            foreach (var size in plan.PayloadSizes) writer.Write($" {F(size)} B |");
+            writer.Write("\n|---:|");
+            foreach (var _ in plan.PayloadSizes) writer.Write("---:|");
+            writer.Write('\n');
+            foreach (var messages in plan.MessageCounts)
+            {
+                writer.Write($"| {F(messages)} |");
+                foreach (var size in plan.PayloadSizes)
+                {
+                    var c = group.FirstOrDefault(x => x.MessageCount == messages && x.PayloadBytes == size);
+                    writer.Write(c is null ? " – |" : $" {F(c.ElapsedSeconds.MeanRatioPercent)} ({F(c.ElapsedSeconds.StandardDeviationRatioPercent)}) |");
+                }
+                writer.Write('\n');
+            }
+            writer.Write($"\nVerdicts on elapsed time (ratio of means with its {F(group.First().ElapsedSeconds.Confidence * 100, "0")} % confidence interval):\n\n");
+            writer.Write("| messages | payload B | mean ratio % | CI low % | CI high % | CV ratio % | verdict |\n|---:|---:|---:|---:|---:|---:|---|\n");
+            foreach (var c in group)
+            {
+                var e = c.ElapsedSeconds;
+                writer.Write($"| {F(c.MessageCount)} | {F(c.PayloadBytes)} | {F(e.MeanRatioPercent)} | {F(e.MeanRatioLow * 100)} | {F(e.MeanRatioHigh * 100)} | {F(e.CoefficientOfVariationRatioPercent)} | {VerdictText(e.Verdict, candidate)} |\n");
+            }
+            writer.Write('\n');
+        }
+    }
+
+    private static void WriteStatistics(BenchmarkResult result, TextWriter writer)
+    {
+        writer.Write("## Per-client statistics\n\n");
+        writer.Write("Elapsed seconds over the measured runs (warm-ups and failed runs excluded); CV = SD / mean; trimmed = min and max dropped; latency percentiles merged from every run's histogram.\n\n");
+        writer.Write("| scenario | variant | client | messages | payload B | runs | failed | mean s | SD s | CV % | median s | trimmed mean s | median msg/s | median MB/s | p50 µs | p99 µs | max µs | lost | dup |\n");
+        writer.Write("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        foreach (var c in result.Cells)
+        {
+            var e = c.ElapsedSeconds;
+            writer.Write($"| {Name(c.Scenario)} | {c.Variant} | {c.Client} | {F(c.MessageCount)} | {F(c.PayloadBytes)} | {F(c.Runs)} | {F(c.FailedRuns)} "
+                + $"| {F(e.Mean, "0.000000")} | {F(e.StandardDeviation, "0.000000")} | {F(e.CoefficientOfVariation * 100)} | {F(e.Median, "0.000000")} | {F(e.TrimmedMean, "0.000000")} "
+                + $"| {F(c.MessagesPerSecond.Median, "0")} | {F(c.MegabytesPerSecond.Median)} "
+                + $"| {F(c.Latency?.P50Micros, "0.0")} | {F(c.Latency?.P99Micros, "0.0")} | {F(c.Latency?.MaxMicros, "0.0")} | {F(c.Lost)} | {F(c.Duplicates)} |\n");
+        }
+        writer.Write('\n');
+    }
+
+    private static string VerdictText(Verdict verdict, string candidate) => verdict switch
+    {
+        Verdict.Faster => $"{candidate} faster",
+        Verdict.Slower => $"{candidate} slower",
+        Verdict.OnPar => "on par",
+        _ => "inconclusive",
+    };
+
+    private static string Title(Scenarios.ScenarioKind kind) => kind.ToString();
+
+    private static string Name(Scenarios.ScenarioKind kind) => kind.ToString().ToLowerInvariant();
+
+    private static string Escape(string? text) => (text ?? string.Empty).Replace("|", "\\|", StringComparison.Ordinal).ReplaceLineEndings(" ");
+
+    private static string F(long value) => value.ToString("N0", CultureInfo.InvariantCulture).Replace(",", " ", StringComparison.Ordinal);
+
+    private static string F(double? value, string format = "0.00") =>
+        value is not { } v || double.IsNaN(v) ? "–" : double.IsInfinity(v) ? "∞" : v.ToString(format, CultureInfo.InvariantCulture);
+}

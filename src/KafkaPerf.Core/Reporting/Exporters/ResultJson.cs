@@ -1,0 +1,35 @@
+using System.Text.Json;
+using System.Text.Json.Serialization;
+
+namespace KafkaPerf.Reporting.Exporters;
+
+/// <summary>The JSON form of results: camelCase names, enums as strings, NaN written as "NaN".</summary>
+public static class ResultJson
+{
+    /// <summary>The serializer options every reader and writer of result files uses.</summary>
+    public static JsonSerializerOptions Options { get; } = new(JsonSerializerDefaults.Web)
+    {
+        WriteIndented = true,
+        NumberHandling = JsonNumberHandling.AllowNamedFloatingPointLiterals,
+        Converters = { new JsonStringEnumConverter(JsonNamingPolicy.CamelCase) },
+        DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull,
+    };
+
+    /// <summary>Reads a result file.</summary>
+    /// <param name="path">The file.</param>
+    /// <returns>The result.</returns>
+    /// <exception cref="InvalidDataException">The file is not a KafkaPerf result; the message says why.</exception>
+    public static BenchmarkResult Read(string path)
+    {
+        try
+        {
+            using var stream = File.OpenRead(path);
+            return JsonSerializer.Deserialize<BenchmarkResult>(stream, Options)
+                ?? throw new InvalidDataException($"'{path}' holds no result.");
+        }
+        catch (JsonException ex)
+        {
+            throw new InvalidDataException($"'{path}' is not a KafkaPerf JSON result: {ex.Message}", ex);
+        }
+    }
+}

@@ -1,0 +1,114 @@
+using KafkaPerf.Measurement;
+using KafkaPerf.Running;
+using KafkaPerf.Statistics;
+
+namespace KafkaPerf.Reporting;
+
+/// <summary>Turns recorded runs into per-cell statistics and comparisons: pure functions, no I/O, no timing.</summary>
+public static class ResultSummarizer
+{
+    /// <summary>Statistics of every client in every cell that has runs.</summary>
+    /// <param name="plan">The plan (for the cell order and the client order).</param>
+    /// <param name="runs">The recorded runs.</param>
+    /// <returns>One entry per client and cell.</returns>
+    public static IReadOnlyList<CellResult> Cells(BenchmarkPlan plan, IReadOnlyList<RunRecord> runs)
+    {
+        ArgumentNullException.ThrowIfNull(plan);
+        ArgumentNullException.ThrowIfNull(runs);
+        var cells = new List<CellResult>();
+        foreach (var cell in plan.Cells())
+        {
+            foreach (var client in plan.Clients)
+            {
+                var measured = runs.Where(r => !r.IsWarmup && r.Client == client && r.Scenario == cell.Scenario
+                    && r.MessageCount == cell.MessageCount && r.PayloadBytes == cell.PayloadBytes && r.Variant == cell.Variant).ToList();
+                if (measured.Count == 0) continue;
+                var ok = measured.Where(r => r.Succeeded).ToList();
+                cells.Add(new CellResult
+                {
+                    Scenario = cell.Scenario,
+                    MessageCount = cell.MessageCount,
+                    PayloadBytes = cell.PayloadBytes,
+                    Variant = cell.Variant,
+                    Client = client,
+                    Runs = ok.Count,
+                    FailedRuns = measured.Count - ok.Count,
+                    ElapsedSeconds = SummaryOf(ok.Select(r => r.ElapsedSeconds)),
+                    MessagesPerSecond = SummaryOf(ok.Select(r => r.MessagesPerSecond)),
+                    MegabytesPerSecond = SummaryOf(ok.Select(r => r.MegabytesPerSecond)),
+                    Latency = MergeLatency(ok),
+                    Lost = measured.Sum(r => r.Lost),
+                    Duplicates = measured.Sum(r => r.Duplicates),
+                });
+            }
+        }
+        return cells;
+    }
+
+    /// <summary>Each non-baseline client against the baseline (the plan's first client), per cell.</summary>
+    /// <param name="plan">The plan.</param>
+    /// <param name="cells">The cell statistics.</param>
+    /// <returns>One entry per candidate and cell where both have successful runs.</returns>
+    public static IReadOnlyList<CellComparison> Comparisons(BenchmarkPlan plan, IReadOnlyList<CellResult> cells)
+    {
+        ArgumentNullException.ThrowIfNull(plan);
+        ArgumentNullException.ThrowIfNull(cells);
+        var comparisons = new List<CellComparison>();
+        if (plan.Clients.Count < 2) return comparisons;
+        string baseline = plan.Clients[0];
+        foreach (var b in cells.Where(c => c.Client == baseline && c.Runs > 0))
+        {
+            foreach (var a in cells.Where(c => c.Client != baseline && c.Runs > 0 && SameCell(c, b)))
+                comparisons.Add(Compare(a, b, plan.Tolerance));
+        }
+        return comparisons;
+    }
+
+    /// <summary>Compares a candidate cell with a baseline cell.</summary>
+    /// <param name="candidate">A.</param>
+    /// <param name="baseline">B.</param>
+    /// <param name="tolerance">Tolerance band of the on-par verdict.</param>
+    /// <returns>The comparison.</returns>
+    public static CellComparison Compare(CellResult candidate, CellResult baseline, double tolerance)
+    {
+        ArgumentNullException.ThrowIfNull(candidate);
+        ArgumentNullException.ThrowIfNull(baseline);
+        return new CellComparison
+        {
+            Scenario = candidate.Scenario,
+            MessageCount = candidate.MessageCount,
+            PayloadBytes = candidate.PayloadBytes,
+            Variant = candidate.Variant,
+            Candidate = candidate.Client,
+            Baseline = baseline.Client,
+            ElapsedSeconds = Comparison.Of(candidate.ElapsedSeconds, baseline.ElapsedSeconds, MetricDirection.LowerIsBetter, tolerance),
+            MessagesPerSecond = Comparison.Of(candidate.MessagesPerSecond, baseline.MessagesPerSecond, MetricDirection.HigherIsBetter, tolerance),
+            LatencyP50RatioPercent = Ratio(candidate.Latency?.P50Micros, baseline.Latency?.P50Micros),
+            LatencyP99RatioPercent = Ratio(candidate.Latency?.P99Micros, baseline.Latency?.P99Micros),
+        };
+    }
+
+    private static bool SameCell(CellResult a, CellResult b) =>
+        a.Scenario == b.Scenario && a.MessageCount == b.MessageCount && a.PayloadBytes == b.PayloadBytes && a.Variant == b.Variant;
+
+    private static Summary SummaryOf(IEnumerable<double> samples)
+    {
+        var values = samples.ToArray();
+        return values.Length == 0 ? Summary.Empty : Summary.Of(values);
+    }
+
+    // Percentiles are merged from histograms, never averaged across runs.
+    private static LatencySummary? MergeLatency(IReadOnlyList<RunRecord> runs)
+    {
+        LatencyHistogram? merged = null;
+        foreach (var histogram in runs.Select(r => r.LatencyHistogram).OfType<LatencyHistogram>())
+        {
+            merged ??= new LatencyHistogram(histogram.HighestTrackableValue, histogram.SignificantDigits);
+            merged.Add(histogram);
+        }
+        return merged is null || merged.TotalCount == 0 ? null : LatencySummary.From(merged, unitsPerMicrosecond: 1000);
+    }
+
+    private static double? Ratio(double? a, double? b) =>
+        a is { } x && b is { } y && y != 0 ? x / y * 100 : null;
+}

@@ -1,0 +1,82 @@
+using System.Text.Json.Serialization;
+using KafkaPerf.Measurement;
+using KafkaPerf.Scenarios;
+
+namespace KafkaPerf.Reporting;
+
+/// <summary>One run, as measured. Warm-ups are kept (flagged) but never enter statistics.</summary>
+public sealed record RunRecord
+{
+    /// <summary>Position in the plan, from 1.</summary>
+    public required int Sequence { get; init; }
+
+    /// <summary>Client name.</summary>
+    public required string Client { get; init; }
+
+    /// <summary>Scenario.</summary>
+    public required ScenarioKind Scenario { get; init; }
+
+    /// <summary>Messages in the run.</summary>
+    public required long MessageCount { get; init; }
+
+    /// <summary>Payload length in bytes.</summary>
+    public required int PayloadBytes { get; init; }
+
+    /// <summary>Settings variant label.</summary>
+    public required string Variant { get; init; }
+
+    /// <summary>Repetition of this client in this cell, from 1; 0 for the warm-up.</summary>
+    public required int Repetition { get; init; }
+
+    /// <summary>Whether this was the excluded warm-up.</summary>
+    public required bool IsWarmup { get; init; }
+
+    /// <summary>The run's topic.</summary>
+    public required string Topic { get; init; }
+
+    /// <summary>The timed section in seconds (NaN when the run failed).</summary>
+    public required double ElapsedSeconds { get; init; }
+
+    /// <summary>Messages per second.</summary>
+    public required double MessagesPerSecond { get; init; }
+
+    /// <summary>Payload megabytes (10^6 bytes) per second.</summary>
+    public required double MegabytesPerSecond { get; init; }
+
+    /// <summary>Records sent.</summary>
+    public long Sent { get; init; }
+
+    /// <summary>Records acknowledged.</summary>
+    public long Delivered { get; init; }
+
+    /// <summary>Records consumed, duplicates included.</summary>
+    public long Received { get; init; }
+
+    /// <summary>Records lost.</summary>
+    public required long Lost { get; init; }
+
+    /// <summary>Records consumed more than once.</summary>
+    public required long Duplicates { get; init; }
+
+    /// <summary>Consumed keys outside 0..N-1.</summary>
+    public long Unexpected { get; init; }
+
+    /// <summary>Payloads that differed from the one sent.</summary>
+    public long PayloadMismatches { get; init; }
+
+    /// <summary>Whether prefetching was on.</summary>
+    public bool PrefetchEnabled { get; init; }
+
+    /// <summary>Whether the run succeeded.</summary>
+    public required bool Succeeded { get; init; }
+
+    /// <summary>Why it failed.</summary>
+    public string? Error { get; init; }
+
+    /// <summary>Latency percentiles of this run (send→ack or produce→consume), when measured.</summary>
+    public LatencySummary? Latency { get; init; }
+
+    /// <summary>The run's latency histogram, kept in memory so that cells merge histograms rather than average percentiles.</summary>
+    [JsonIgnore]
+    public LatencyHistogram? LatencyHistogram { get; init; }
+}

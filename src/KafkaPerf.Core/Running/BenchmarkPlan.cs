@@ -1,0 +1,98 @@
+using KafkaPerf.Clients;
+using KafkaPerf.Payloads;
+using KafkaPerf.Scenarios;
+
+namespace KafkaPerf.Running;
+
+/// <summary>
+/// A frozen, validated matrix: clients × scenarios × message counts × payload sizes × settings variants,
+/// each cell run <see cref="Repeat"/> times per client. Build one with <see cref="BenchmarkPlanBuilder"/>.
+/// </summary>
+public sealed record BenchmarkPlan
+{
+    /// <summary>Default topic prefix.</summary>
+    public const string DefaultTopicPrefix = "kafkaperf";
+
+    /// <summary>Client names, as registered; the first is the baseline of every comparison.</summary>
+    public required IReadOnlyList<string> Clients { get; init; }
+
+    /// <summary>Scenarios to run.</summary>
+    public required IReadOnlyList<ScenarioKind> Scenarios { get; init; }
+
+    /// <summary>Messages per run.</summary>
+    public required IReadOnlyList<long> MessageCounts { get; init; }
+
+    /// <summary>Payload lengths in bytes.</summary>
+    public required IReadOnlyList<int> PayloadSizes { get; init; }
+
+    /// <summary>Settings variants (the product of every swept knob).</summary>
+    public required IReadOnlyList<ClientSettings> SettingsVariants { get; init; }
+
+    /// <summary>Per-client <c>key=value</c> overrides, passed through unchanged to that client only.</summary>
+    public IReadOnlyDictionary<string, IReadOnlyDictionary<string, string>> ClientOverrides { get; init; } =
+        new Dictionary<string, IReadOnlyDictionary<string, string>>();
+
+    /// <summary>Measured repetitions per client and cell.</summary>
+    public int Repeat { get; init; } = 5;
+
+    /// <summary>Run one excluded warm-up per client and cell first.</summary>
+    public bool Warmup { get; init; } = true;
+
+    /// <summary>How clients take turns.</summary>
+    public RunOrderKind Order { get; init; } = RunOrderKind.Balanced;
+
+    /// <summary>Seed of payloads and of shuffled orders; recorded in the result.</summary>
+    public int Seed { get; init; } = 42;
+
+    /// <summary>What payload bytes look like.</summary>
+    public PayloadKind Payload { get; init; } = PayloadKind.Random;
+
+    /// <summary>Prefix of every topic name.</summary>
+    public string TopicPrefix { get; init; } = DefaultTopicPrefix;
+
+    /// <summary>Partitions per topic.</summary>
+    public int Partitions { get; init; } = 1;
+
+    /// <summary>Keep topics after their run instead of deleting them.</summary>
+    public bool KeepTopics { get; init; }
+
+    /// <summary>Ask consumers to prefetch on a thread of their own, where the client has it.</summary>
+    public bool UsePrefetch { get; init; }
+
+    /// <summary>Compare every consumed payload with the one sent.</summary>
+    public bool CheckPayload { get; init; }
+
+    /// <summary>A consume with no progress for this long fails.</summary>
+    public TimeSpan StallTimeout { get; init; } = TimeSpan.FromSeconds(30);
+
+    /// <summary>Tolerance band of the on-par verdict (0.05 = ±5 %).</summary>
+    public double Tolerance { get; init; } = 0.05;
+
+    /// <summary>The cells, in the order they run.</summary>
+    /// <returns>Every cell of the matrix.</returns>
+    public IEnumerable<PlanCell> Cells()
+    {
+        foreach (var scenario in Scenarios)
+            foreach (var settings in SettingsVariants)
+                foreach (var messages in MessageCounts)
+                    foreach (var size in PayloadSizes)
+                        yield return new PlanCell(scenario, messages, size, settings);
+    }
+
+    /// <summary>Runs in the plan, warm-ups included.</summary>
+    public int TotalRuns =>
+        Scenarios.Count * SettingsVariants.Count * MessageCounts.Count * PayloadSizes.Count
+        * Clients.Count * (Repeat + (Warmup ? 1 : 0));
+
+    /// <summary>The settings one client runs a cell with: the variant plus that client's overrides.</summary>
+    /// <param name="cell">The cell.</param>
+    /// <param name="client">The client name.</param>
+    /// <returns>The settings.</returns>
+    public ClientSettings SettingsFor(PlanCell cell, string client)
+    {
+        ArgumentNullException.ThrowIfNull(cell);
+        return ClientOverrides.TryGetValue(client, out var overrides) && overrides.Count > 0
+            ? cell.Settings with { Overrides = overrides }
+            : cell.Settings;
+    }
+}

@@ -1,0 +1,255 @@
+using KafkaPerf.Clients;
+using KafkaPerf.Payloads;
+using KafkaPerf.Scenarios;
+
+namespace KafkaPerf.Running;
+
+/// <summary>Builds a <see cref="BenchmarkPlan"/> fluently; <see cref="Build"/> validates and freezes it.</summary>
+/// <remarks>Every common knob takes a list: more than one value sweeps it, and the plan runs the product of all sweeps.</remarks>
+public sealed class BenchmarkPlanBuilder
+{
+    private readonly List<string> _clients = [];
+    private readonly List<ScenarioKind> _scenarios = [];
+    private readonly List<long> _messageCounts = [];
+    private readonly List<int> _payloadSizes = [];
+    private readonly Dictionary<string, Dictionary<string, string>> _overrides = new(StringComparer.OrdinalIgnoreCase);
+    private AcksMode[] _acks = [];
+    private int[] _lingerMs = [];
+    private int[] _batchSize = [];
+    private int[] _maxInFlight = [];
+    private int[] _sendBuffer = [];
+    private int[] _receiveBuffer = [];
+    private int[] _fetchMinBytes = [];
+    private CompressionCodec[] _compression = [];
+    private BenchmarkPlan _options = new()
+    {
+        Clients = [], Scenarios = [], MessageCounts = [], PayloadSizes = [], SettingsVariants = [],
+    };
+
+    /// <summary>The clients to compare; the first is the baseline.</summary>
+    /// <param name="names">Registered client names.</param>
+    /// <returns>This builder.</returns>
+    public BenchmarkPlanBuilder Clients(params string[] names) { _clients.AddRange(names); return this; }
+
+    /// <summary>The scenarios to run.</summary>
+    /// <param name="kinds">Scenarios.</param>
+    /// <returns>This builder.</returns>
+    public BenchmarkPlanBuilder Scenarios(params ScenarioKind[] kinds) { _scenarios.AddRange(kinds); return this; }
+
+    /// <summary>Messages per run.</summary>
+    /// <param name="counts">Message counts.</param>
+    /// <returns>This builder.</returns>
+    public BenchmarkPlanBuilder MessageCounts(params long[] counts) { _messageCounts.AddRange(counts); return this; }
+
+    /// <summary>Payload lengths in bytes.</summary>
+    /// <param name="sizes">Payload sizes.</param>
+    /// <returns>This builder.</returns>
+    public BenchmarkPlanBuilder PayloadSizes(params int[] sizes) { _payloadSizes.AddRange(sizes); return this; }
+
+    /// <summary>Sets every knob of the seed profile (one value each); later calls may sweep single knobs.</summary>
+    /// <param name="settings">The settings to start from.</param>
+    /// <returns>This builder.</returns>
+    public BenchmarkPlanBuilder Settings(ClientSettings settings)
+    {
+        ArgumentNullException.ThrowIfNull(settings);
+        _acks = settings.Acks is { } a ? [a] : [];
+        _lingerMs = settings.LingerMs is { } l ? [l] : [];
+        _batchSize = settings.BatchSizeBytes is { } b ? [b] : [];
+        _maxInFlight = settings.MaxInFlight is { } m ? [m] : [];
+        _sendBuffer = settings.SendBufferBytes is { } s ? [s] : [];
+        _receiveBuffer = settings.ReceiveBufferBytes is { } r ? [r] : [];
+        _fetchMinBytes = settings.FetchMinBytes is { } f ? [f] : [];
+        _compression = settings.Compression is { } c ? [c] : [];
+        return this;
+    }
+
+    /// <summary>Producer acks; several values sweep them.</summary>
+    /// <param name="values">Values.</param>
+    /// <returns>This builder.</returns>
+    public BenchmarkPlanBuilder Acks(params AcksMode[] values) { _acks = values; return this; }
+
+    /// <summary>linger.ms; several values sweep it.</summary>
+    /// <param name="values">Values.</param>
+    /// <returns>This builder.</returns>
+    public BenchmarkPlanBuilder LingerMs(params int[] values) { _lingerMs = values; return this; }
+
+    /// <summary>batch.size in bytes; several values sweep it.</summary>
+    /// <param name="values">Values.</param>
+    /// <returns>This builder.</returns>
+    public BenchmarkPlanBuilder BatchSizeBytes(params int[] values) { _batchSize = values; return this; }
+
+    /// <summary>Max in-flight requests; several values sweep it.</summary>
+    /// <param name="values">Values.</param>
+    /// <returns>This builder.</returns>
+    public BenchmarkPlanBuilder MaxInFlight(params int[] values) { _maxInFlight = values; return this; }
+
+    /// <summary>Socket send buffer in bytes; several values sweep it.</summary>
+    /// <param name="values">Values.</param>
+    /// <returns>This builder.</returns>
+    public BenchmarkPlanBuilder SendBufferBytes(params int[] values) { _sendBuffer = values; return this; }
+
+    /// <summary>Socket receive buffer in bytes; several values sweep it.</summary>
+    /// <param name="values">Values.</param>
+    /// <returns>This builder.</returns>
+    public BenchmarkPlanBuilder ReceiveBufferBytes(params int[] values) { _receiveBuffer = values; return this; }
+
+    /// <summary>fetch.min.bytes; several values sweep it.</summary>
+    /// <param name="values">Values.</param>
+    /// <returns>This builder.</returns>
+    public BenchmarkPlanBuilder FetchMinBytes(params int[] values) { _fetchMinBytes = values; return this; }
+
+    /// <summary>Compression codecs; several values sweep them.</summary>
+    /// <param name="values">Values.</param>
+    /// <returns>This builder.</returns>
+    public BenchmarkPlanBuilder Compression(params CompressionCodec[] values) { _compression = values; return this; }
+
+    /// <summary>Adds a <c>key=value</c> setting for one client only, passed through unchanged.</summary>
+    /// <param name="client">The client name.</param>
+    /// <param name="key">The client's own setting key.</param>
+    /// <param name="value">Its value.</param>
+    /// <returns>This builder.</returns>
+    public BenchmarkPlanBuilder Override(string client, string key, string value)
+    {
+        if (!_overrides.TryGetValue(client, out var map))
+            _overrides[client] = map = new Dictionary<string, string>(StringComparer.Ordinal);
+        map[key] = value;
+        return this;
+    }
+
+    /// <summary>Measured repetitions per client and cell.</summary>
+    /// <param name="repeat">At least 1.</param>
+    /// <returns>This builder.</returns>
+    public BenchmarkPlanBuilder Repeat(int repeat) { _options = _options with { Repeat = repeat }; return this; }
+
+    /// <summary>Whether to run one excluded warm-up per client and cell.</summary>
+    /// <param name="warmup">On by default.</param>
+    /// <returns>This builder.</returns>
+    public BenchmarkPlanBuilder Warmup(bool warmup) { _options = _options with { Warmup = warmup }; return this; }
+
+    /// <summary>How clients take turns, and the seed of payloads and shuffles.</summary>
+    /// <param name="order">Balanced (default) or shuffled.</param>
+    /// <param name="seed">Recorded in the result.</param>
+    /// <returns>This builder.</returns>
+    public BenchmarkPlanBuilder Order(RunOrderKind order, int seed = 42) { _options = _options with { Order = order, Seed = seed }; return this; }
+
+    /// <summary>What payload bytes look like.</summary>
+    /// <param name="kind">Random by default.</param>
+    /// <returns>This builder.</returns>
+    public BenchmarkPlanBuilder Payload(PayloadKind kind) { _options = _options with { Payload = kind }; return this; }
+
+    /// <summary>Topic prefix, partitions, and whether to keep topics after their run.</summary>
+    /// <param name="prefix">Topic prefix.</param>
+    /// <param name="partitions">Partitions per topic.</param>
+    /// <param name="keep">Keep topics.</param>
+    /// <returns>This builder.</returns>
+    public BenchmarkPlanBuilder Topics(string prefix = BenchmarkPlan.DefaultTopicPrefix, int partitions = 1, bool keep = false)
+    {
+        _options = _options with { TopicPrefix = prefix, Partitions = partitions, KeepTopics = keep };
+        return this;
+    }
+
+    /// <summary>Consumer options.</summary>
+    /// <param name="usePrefetch">Prefetch on a thread of the client's own, where the client has it.</param>
+    /// <param name="checkPayload">Compare every consumed payload with the one sent.</param>
+    /// <returns>This builder.</returns>
+    public BenchmarkPlanBuilder Consume(bool usePrefetch = false, bool checkPayload = false)
+    {
+        _options = _options with { UsePrefetch = usePrefetch, CheckPayload = checkPayload };
+        return this;
+    }
+
+    /// <summary>How long a consume may go without progress before it fails.</summary>
+    /// <param name="timeout">Positive.</param>
+    /// <returns>This builder.</returns>
+    public BenchmarkPlanBuilder StallTimeout(TimeSpan timeout) { _options = _options with { StallTimeout = timeout }; return this; }
+
+    /// <summary>Tolerance band of the on-par verdict.</summary>
+    /// <param name="tolerance">A fraction in [0, 1): 0.05 is ±5 %.</param>
+    /// <returns>This builder.</returns>
+    public BenchmarkPlanBuilder Tolerance(double tolerance) { _options = _options with { Tolerance = tolerance }; return this; }
+
+    /// <summary>Checks the plan without building it.</summary>
+    /// <returns>Every finding; empty when the plan is fine.</returns>
+    public IReadOnlyList<ValidationError> Validate()
+    {
+        var errors = new List<ValidationError>();
+        void Error(string message) => errors.Add(new ValidationError(ValidationSeverity.Error, message));
+
+        if (_clients.Count == 0) Error("No client given: name at least one (e.g. --clients confluent,knet).");
+        foreach (var duplicate in _clients.GroupBy(c => c, StringComparer.OrdinalIgnoreCase).Where(g => g.Count() > 1))
+            Error($"Client '{duplicate.Key}' is listed twice: list each client once.");
+        if (_scenarios.Count == 0) Error("No scenario given: choose produce, consume and/or roundtrip.");
+        if (_messageCounts.Count == 0) Error("No message count given: give at least one (e.g. --messages 10000).");
+        foreach (var count in _messageCounts.Where(c => c <= 0 || c > int.MaxValue))
+            Error($"Message count {count} is out of range: use a whole number from 1 to {int.MaxValue}.");
+        if (_payloadSizes.Count == 0) Error("No payload size given: give at least one (e.g. --sizes 1000).");
+        foreach (var size in _payloadSizes.Where(s => s <= 0))
+            Error($"Payload size {size} is not positive: use a size in bytes of at least 1.");
+        if (_options.Repeat < 1) Error($"Repeat {_options.Repeat} is below 1: run each cell at least once.");
+        if (_options.Partitions < 1) Error($"Partitions {_options.Partitions} is below 1: use at least one partition.");
+        if (!TopicNaming.IsValid(_options.TopicPrefix))
+            Error($"Topic prefix '{_options.TopicPrefix}' is not valid: use letters, digits, '.', '_' and '-' only.");
+        if (_options.StallTimeout <= TimeSpan.Zero) Error("The stall timeout must be positive.");
+        if (_options.Tolerance is < 0 or >= 1 || double.IsNaN(_options.Tolerance))
+            Error($"Tolerance {_options.Tolerance} is out of range: use a fraction from 0 up to 1 (0.05 = ±5 %).");
+        CheckNonNegative(_lingerMs, "linger.ms", errors);
+        CheckPositive(_batchSize, "batch.size", errors);
+        CheckPositive(_maxInFlight, "max.in.flight", errors);
+        CheckPositive(_sendBuffer, "send buffer", errors);
+        CheckPositive(_receiveBuffer, "receive buffer", errors);
+        CheckNonNegative(_fetchMinBytes, "fetch.min.bytes", errors);
+        foreach (var client in _overrides.Keys.Where(k => !_clients.Contains(k, StringComparer.OrdinalIgnoreCase)))
+            errors.Add(new ValidationError(ValidationSeverity.Warning, $"Overrides for '{client}' are ignored: that client is not in the plan."));
+        return errors;
+    }
+
+    /// <summary>Validates and freezes the plan.</summary>
+    /// <returns>The plan.</returns>
+    /// <exception cref="PlanValidationException">The plan has at least one error; the message lists them.</exception>
+    public BenchmarkPlan Build()
+    {
+        var findings = Validate();
+        if (findings.Any(f => f.Severity == ValidationSeverity.Error))
+            throw new PlanValidationException(findings);
+
+        return _options with
+        {
+            Clients = [.. _clients],
+            Scenarios = [.. _scenarios.Distinct()],
+            MessageCounts = [.. _messageCounts.Distinct()],
+            PayloadSizes = [.. _payloadSizes.Distinct()],
+            SettingsVariants = Variants(),
+            ClientOverrides = _overrides.ToDictionary(
+                pair => pair.Key, pair => (IReadOnlyDictionary<string, string>)new Dictionary<string, string>(pair.Value), StringComparer.OrdinalIgnoreCase),
+        };
+    }
+
+    private List<ClientSettings> Variants()
+    {
+        IEnumerable<ClientSettings> variants = [ClientSettings.ClientDefaults];
+        variants = Sweep(variants, _acks, (s, v) => s with { Acks = v });
+        variants = Sweep(variants, _lingerMs, (s, v) => s with { LingerMs = v });
+        variants = Sweep(variants, _batchSize, (s, v) => s with { BatchSizeBytes = v });
+        variants = Sweep(variants, _maxInFlight, (s, v) => s with { MaxInFlight = v });
+        variants = Sweep(variants, _sendBuffer, (s, v) => s with { SendBufferBytes = v });
+        variants = Sweep(variants, _receiveBuffer, (s, v) => s with { ReceiveBufferBytes = v });
+        variants = Sweep(variants, _fetchMinBytes, (s, v) => s with { FetchMinBytes = v });
+        variants = Sweep(variants, _compression, (s, v) => s with { Compression = v });
+        return [.. variants];
+    }
+
+    private static IEnumerable<ClientSettings> Sweep<T>(IEnumerable<ClientSettings> variants, T[] values, Func<ClientSettings, T, ClientSettings> apply) =>
+        values.Length == 0 ? variants : variants.SelectMany(s => values.Distinct().Select(v => apply(s, v)));
+
+    private static void CheckPositive(int[] values, string name, List<ValidationError> errors)
+    {
+        foreach (var value in values.Where(v => v <= 0))
+            errors.Add(new ValidationError(ValidationSeverity.Error, $"{name} {value} is not positive: use a value of at least 1."));
+    }
+
+    private static void CheckNonNegative(int[] values, string name, List<ValidationError> errors)
+    {
+        foreach (var value in values.Where(v => v < 0))
+            errors.Add(new ValidationError(ValidationSeverity.Error, $"{name} {value} is negative: use 0 or more."));
+    }
+}

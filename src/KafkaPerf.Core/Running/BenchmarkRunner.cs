@@ -1,0 +1,255 @@
+using KafkaPerf.Clients;
+using KafkaPerf.Measurement;
+using KafkaPerf.Payloads;
+using KafkaPerf.Reporting;
+using KafkaPerf.Scenarios;
+
+namespace KafkaPerf.Running;
+
+/// <summary>
+/// Runs a plan: creates each client once, then for every cell a warm-up per client (excluded) and the measured
+/// repetitions in balanced or shuffled order, each on a topic of its own that is created before and deleted after.
+/// </summary>
+/// <remarks>Cancellation stops between or inside runs; the result then holds every run done so far and is
+/// marked <see cref="BenchmarkResult.Cancelled"/>.</remarks>
+public sealed class BenchmarkRunner
+{
+    private static readonly TimeSpan CleanupTimeout = TimeSpan.FromSeconds(30);
+    private readonly ClientRegistry _registry;
+    private readonly ClientConnection _connection;
+    private readonly IClock _clock;
+
+    /// <summary>Creates a runner.</summary>
+    /// <param name="registry">The clients plans may name.</param>
+    /// <param name="connection">Where clients connect.</param>
+    /// <param name="clock">The clock; the stopwatch when omitted.</param>
+    public BenchmarkRunner(ClientRegistry registry, ClientConnection connection, IClock? clock = null)
+    {
+        ArgumentNullException.ThrowIfNull(registry);
+        ArgumentNullException.ThrowIfNull(connection);
+        _registry = registry;
+        _connection = connection;
+        _clock = clock ?? StopwatchClock.Instance;
+    }
+
+    /// <summary>Checks that every client of the plan is registered and has what it needs.</summary>
+    /// <param name="plan">The plan.</param>
+    /// <returns>Findings; empty when the plan can run here.</returns>
+    public IReadOnlyList<ValidationError> Validate(BenchmarkPlan plan)
+    {
+        ArgumentNullException.ThrowIfNull(plan);
+        var errors = new List<ValidationError>();
+        foreach (var name in plan.Clients)
+        {
+            if (!_registry.TryGet(name, out var factory))
+                errors.Add(new ValidationError(ValidationSeverity.Error, $"Unknown client '{name}': choose from {string.Join(", ", _registry.Names)}."));
+            else if (factory.RequiresBroker && string.IsNullOrWhiteSpace(_connection.BootstrapServers))
+                errors.Add(new ValidationError(ValidationSeverity.Error, $"Client '{name}' needs a Kafka broker: give one with --bootstrap host:port."));
+        }
+        return errors;
+    }
+
+    /// <summary>Runs the plan.</summary>
+    /// <param name="plan">A validated plan.</param>
+    /// <param name="progress">Receives progress; nothing when omitted.</param>
+    /// <param name="cancellationToken">Stops the plan; what ran so far is returned.</param>
+    /// <returns>The result.</returns>
+    /// <exception cref="PlanValidationException">A client is unknown or lacks a broker.</exception>
+    public async ValueTask<BenchmarkResult> RunAsync(
+        BenchmarkPlan plan, IBenchmarkProgress? progress = null, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(plan);
+        var findings = Validate(plan);
+        if (findings.Count > 0) throw new PlanValidationException(findings);
+        progress ??= NullProgress.Instance;
+
+        var started = DateTimeOffset.UtcNow;
+        var runs = new List<RunRecord>(plan.TotalRuns);
+        var warnings = new List<string>();
+        var clients = new Dictionary<string, IBenchClient>(StringComparer.OrdinalIgnoreCase);
+        var infos = new Dictionary<string, ClientInfo>(StringComparer.OrdinalIgnoreCase);
+        bool cancelled = false;
+        try
+        {
+            // Clients start once, before anything is timed (a JVM or a connection costs seconds).
+            foreach (var name in plan.Clients)
+            {
+                var client = _registry.Get(name).Create(_connection);
+                clients[name] = client;
+                infos[name] = new ClientInfo { Name = name, LibraryVersion = client.LibraryVersion, Capabilities = client.Capabilities };
+            }
+            Warn(warnings, progress, PlanWarnings(plan, clients.Values));
+            progress.OnPlanStarted(plan);
+
+            int sequence = 0;
+            var payloads = new Dictionary<int, byte[]>();
+            foreach (var cell in plan.Cells())
+            {
+                if (!payloads.TryGetValue(cell.PayloadBytes, out var payload))
+                    payloads[cell.PayloadBytes] = payload = PayloadFactory.Create(plan.Payload, cell.PayloadBytes, plan.Seed);
+
+                var order = new List<(string Client, int Repetition)>();
+                if (plan.Warmup) order.AddRange(plan.Clients.Select(c => (c, 0)));
+                order.AddRange(plan.Order == RunOrderKind.Shuffled
+                    ? RunOrder.Shuffled(plan.Clients, plan.Repeat, plan.Seed + sequence)
+                    : RunOrder.Balanced(plan.Clients, plan.Repeat));
+
+                foreach (var (name, repetition) in order)
+                {
+                    cancellationToken.ThrowIfCancellationRequested();
+                    sequence++;
+                    var topic = TopicNaming.For(plan.TopicPrefix, name, cell.MessageCount, cell.PayloadBytes, sequence);
+                    var run = new RunDescriptor(sequence, plan.TotalRuns, cell, name, repetition, topic);
+                    progress.OnRunStarting(run);
+                    var record = await RunOneAsync(plan, run, clients[name], payload, warnings, progress, cancellationToken);
+                    runs.Add(record.Record);
+                    infos[name] = WithConfig(infos[name], record.Measurement);
+                    progress.OnRunCompleted(run, record.Record);
+                }
+            }
+        }
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        {
+            cancelled = true;
+        }
+        finally
+        {
+            foreach (var client in clients.Values)
+                await client.DisposeAsync();
+        }
+
+        var cells = ResultSummarizer.Cells(plan, runs);
+        return new BenchmarkResult
+        {
+            StartedAtUtc = started,
+            FinishedAtUtc = DateTimeOffset.UtcNow,
+            Environment = EnvironmentInfo.Capture(_connection.BootstrapServers, _connection.BrokerVersion),
+            Plan = plan,
+            Clients = [.. plan.Clients.Where(infos.ContainsKey).Select(c => infos[c])],
+            Runs = runs,
+            Cells = cells,
+            Comparisons = ResultSummarizer.Comparisons(plan, cells),
+            Warnings = warnings,
+            Cancelled = cancelled,
+        };
+    }
+
+    private async ValueTask<(RunRecord Record, RunMeasurement? Measurement)> RunOneAsync(
+        BenchmarkPlan plan, RunDescriptor run, IBenchClient client, byte[] payload, List<string> warnings,
+        IBenchmarkProgress progress, CancellationToken cancellationToken)
+    {
+        var cell = run.Cell;
+        RunMeasurement measurement;
+        await client.CreateTopicAsync(new TopicSpec(run.Topic, plan.Partitions), cancellationToken);
+        try
+        {
+            var context = new ScenarioContext
+            {
+                Client = client,
+                Topic = run.Topic,
+                MessageCount = cell.MessageCount,
+                Payload = payload,
+                Settings = plan.SettingsFor(cell, run.Client),
+                UsePrefetch = plan.UsePrefetch,
+                CheckPayload = plan.CheckPayload,
+                StallTimeout = plan.StallTimeout,
+                Clock = _clock,
+            };
+            // Garbage from the previous run is collected now, not inside the next timed section.
+            GC.Collect();
+            GC.WaitForPendingFinalizers();
+            GC.Collect();
+            var scenario = Scenario.For(cell.Scenario);
+            measurement = await Task.Factory.StartNew(
+                () => scenario.Run(context, cancellationToken),
+                cancellationToken, TaskCreationOptions.LongRunning, TaskScheduler.Default);
+        }
+        catch (Exception ex) when (ex is not OperationCanceledException)
+        {
+            measurement = new RunMeasurement { Sent = 0, Lost = cell.MessageCount, ElapsedSeconds = double.NaN, Error = $"{ex.GetType().Name}: {ex.Message}" };
+        }
+        finally
+        {
+            if (!plan.KeepTopics) await DeleteTopicAsync(client, run.Topic, warnings, progress);
+        }
+        return (ToRecord(run, measurement), measurement);
+    }
+
+    private static async ValueTask DeleteTopicAsync(IBenchClient client, string topic, List<string> warnings, IBenchmarkProgress progress)
+    {
+        // Runs even when the plan was cancelled: no topic is left behind unless asked.
+        using var timeout = new CancellationTokenSource(CleanupTimeout);
+        try
+        {
+            await client.DeleteTopicAsync(topic, timeout.Token);
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            Warn(warnings, progress, [$"Topic '{topic}' could not be deleted: {ex.Message}"]);
+        }
+    }
+
+    private static RunRecord ToRecord(RunDescriptor run, RunMeasurement m)
+    {
+        var cell = run.Cell;
+        bool timed = m.Succeeded && m.ElapsedSeconds > 0;
+        double messagesPerSecond = timed ? cell.MessageCount / m.ElapsedSeconds : double.NaN;
+        return new RunRecord
+        {
+            Sequence = run.Sequence,
+            Client = run.Client,
+            Scenario = cell.Scenario,
+            MessageCount = cell.MessageCount,
+            PayloadBytes = cell.PayloadBytes,
+            Variant = cell.Variant,
+            Repetition = run.Repetition,
+            IsWarmup = run.IsWarmup,
+            Topic = run.Topic,
+            ElapsedSeconds = m.Succeeded ? m.ElapsedSeconds : double.NaN,
+            MessagesPerSecond = messagesPerSecond,
+            MegabytesPerSecond = timed ? messagesPerSecond * cell.PayloadBytes / 1e6 : double.NaN,
+            Sent = m.Sent,
+            Delivered = m.Delivered,
+            Received = m.Received,
+            Lost = m.Lost,
+            Duplicates = m.Duplicates,
+            Unexpected = m.Unexpected,
+            PayloadMismatches = m.PayloadMismatches,
+            PrefetchEnabled = m.PrefetchEnabled,
+            Succeeded = m.Succeeded,
+            Error = m.Error ?? (m.Succeeded ? null : Describe(m)),
+            Latency = m.Latency is { TotalCount: > 0 } h ? LatencySummary.From(h, unitsPerMicrosecond: 1000) : null,
+            LatencyHistogram = m.Latency,
+        };
+    }
+
+    private static string Describe(RunMeasurement m) =>
+        $"verification failed: {m.Lost} lost, {m.Duplicates} duplicated, {m.Unexpected} unexpected, {m.PayloadMismatches} payload mismatches";
+
+    private static ClientInfo WithConfig(ClientInfo info, RunMeasurement? m) => info with
+    {
+        ProducerConfig = info.ProducerConfig ?? m?.ProducerConfig,
+        ConsumerConfig = info.ConsumerConfig ?? m?.ConsumerConfig,
+    };
+
+    private static IEnumerable<string> PlanWarnings(BenchmarkPlan plan, IEnumerable<IBenchClient> clients)
+    {
+        bool consumes = plan.Scenarios.Any(s => s != ScenarioKind.Produce);
+        foreach (var client in clients)
+        {
+            if (plan.UsePrefetch && consumes && !client.Capabilities.HasFlag(ClientCapabilities.Prefetch))
+                yield return $"Client '{client.Name}' has no prefetch: UsePrefetch is off for it.";
+            if (plan.Scenarios.Contains(ScenarioKind.Produce) && !client.Capabilities.HasFlag(ClientCapabilities.DeliveryLatency))
+                yield return $"Client '{client.Name}' does not report per-record acknowledgements: produce runs record no send→ack latency for it.";
+        }
+    }
+
+    private static void Warn(List<string> warnings, IBenchmarkProgress progress, IEnumerable<string> messages)
+    {
+        foreach (var message in messages)
+        {
+            lock (warnings) warnings.Add(message);
+            progress.OnWarning(message);
+        }
+    }
+}

@@ -1,0 +1,24 @@
+using KafkaPerf.Reporting;
+
+namespace KafkaPerf.Running;
+
+/// <summary>Receives the runner's progress; the CLI renders it. Calls come from the runner's thread.</summary>
+public interface IBenchmarkProgress
+{
+    /// <summary>The plan starts.</summary>
+    /// <param name="plan">The plan.</param>
+    void OnPlanStarted(BenchmarkPlan plan);
+
+    /// <summary>A run starts.</summary>
+    /// <param name="run">What runs.</param>
+    void OnRunStarting(RunDescriptor run);
+
+    /// <summary>A run ended.</summary>
+    /// <param name="run">What ran.</param>
+    /// <param name="record">What it measured.</param>
+    void OnRunCompleted(RunDescriptor run, RunRecord record);
+
+    /// <summary>Something the user should read (a warning, a skipped step).</summary>
+    /// <param name="message">One line.</param>
+    void OnWarning(string message);
+}

@@ -1,0 +1,70 @@
+using KafkaPerf.Clients;
+using KafkaPerf.Measurement;
+
+namespace KafkaPerf.Scenarios;
+
+/// <summary>
+/// Consume: the topic is filled first (untimed, by the same client), then the timed section runs from partition
+/// assignment to the arrival of the last expected record. Every key 0..N-1 is checked exactly once; a consume
+/// that stalls past the timeout ends as a failed run that says how many records arrived.
+/// </summary>
+public sealed class ConsumeScenario : IScenario
+{
+    /// <inheritdoc />
+    public ScenarioKind Kind => ScenarioKind.Consume;
+
+    /// <inheritdoc />
+    public RunMeasurement Run(ScenarioContext context, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(context);
+        var clock = context.Clock;
+        long expected = context.MessageCount;
+
+        var prefill = new DeliveryCounter(clock, expected, trackLatency: false);
+        using (var producer = context.Client.CreateProducer(new ProducerSpec(context.Topic, context.Settings), prefill))
+        {
+            ProduceScenario.SendOrdinals(producer, expected, context.Payload, null, clock, cancellationToken);
+            producer.Flush(cancellationToken);
+        }
+        if (prefill.DescribeShortfall(expected, "filling the topic before consuming") is { } prefillError)
+            return new RunMeasurement { Sent = expected, Delivered = prefill.Delivered, Lost = expected - prefill.Delivered, Error = prefillError };
+
+        using var sink = new VerifyingRecordSink(clock, new KeyVerifier(expected), context.Payload, context.CheckPayload);
+        using var consumer = context.Client.CreateConsumer(
+            new ConsumerSpec(context.Topic, context.GroupId, context.Settings, context.UsePrefetch));
+        bool completed;
+        consumer.StartPolling(sink);
+        try
+        {
+            completed = ProgressWait.Until(sink.Completed, () => sink.Received, context.StallTimeout, cancellationToken);
+        }
+        finally
+        {
+            consumer.StopPolling();
+        }
+
+        var verifier = sink.Verifier;
+        string? error = sink.Error is { } consumerError
+            ? $"consumer error after {sink.Received} of {expected} records: {consumerError}"
+            : completed ? null
+            : sink.AssignedAt == 0 ? $"no partition was assigned within {context.StallTimeout.TotalSeconds:0.#} s"
+            : $"stalled: {verifier.Distinct} of {expected} records arrived ({sink.Received} with duplicates), nothing new for {context.StallTimeout.TotalSeconds:0.#} s";
+
+        return new RunMeasurement
+        {
+            ElapsedSeconds = completed && sink.Error is null
+                ? new TickConverter(clock.Frequency).ToSeconds(sink.CompletedAt - sink.AssignedAt)
+                : double.NaN,
+            Sent = expected,
+            Delivered = prefill.Delivered,
+            Received = sink.Received,
+            Lost = verifier.Lost,
+            Duplicates = verifier.Duplicates,
+            Unexpected = verifier.Unexpected,
+            PayloadMismatches = sink.PayloadMismatches,
+            PrefetchEnabled = consumer.PrefetchEnabled,
+            Error = error,
+            ConsumerConfig = consumer.EffectiveConfig,
+        };
+    }
+}

@@ -1,0 +1,60 @@
+using KafkaPerf.Clients;
+using KafkaPerf.Measurement;
+
+namespace KafkaPerf.Scenarios;
+
+/// <summary>Counts delivery reports and, when send timestamps are kept, records send→ack latency.</summary>
+internal sealed class DeliveryCounter : IDeliverySink
+{
+    private readonly IClock _clock;
+    private readonly TickConverter _ticks;
+    private long _delivered;
+    private long _failed;
+    private string? _firstError;
+
+    public DeliveryCounter(IClock clock, long messageCount, bool trackLatency)
+    {
+        _clock = clock;
+        _ticks = new TickConverter(clock.Frequency);
+        if (trackLatency)
+        {
+            // One slot per key (keys are ordinals): allocated before timing, read on the delivery thread.
+            SendTimestamps = new long[messageCount];
+            Latency = new LatencyHistogram();
+        }
+    }
+
+    public long[]? SendTimestamps { get; }
+
+    public LatencyHistogram? Latency { get; }
+
+    public long Delivered => Volatile.Read(ref _delivered);
+
+    public long Failed => Volatile.Read(ref _failed);
+
+    public string? FirstError => Volatile.Read(ref _firstError);
+
+    public void OnDelivered(long key)
+    {
+        if (SendTimestamps is { } sent && (ulong)key < (ulong)sent.Length)
+            Latency!.RecordValue(_ticks.ToNanoseconds(_clock.GetTimestamp() - sent[key]));
+        Interlocked.Increment(ref _delivered);
+    }
+
+    public void OnDeliveryFailed(long key, string reason)
+    {
+        Interlocked.CompareExchange(ref _firstError, reason, null);
+        Interlocked.Increment(ref _failed);
+    }
+
+    /// <summary>The failure text for a run in which not every record was acknowledged, else <see langword="null"/>.</summary>
+    public string? DescribeShortfall(long expected, string what)
+    {
+        long delivered = Delivered;
+        if (delivered >= expected) return null;
+        long failed = Failed;
+        return failed > 0
+            ? $"{what}: {delivered} of {expected} records acknowledged, {failed} failed (first error: {FirstError})."
+            : $"{what}: {delivered} of {expected} records acknowledged after the flush.";
+    }
+}

@@ -1,0 +1,67 @@
+using KafkaPerf.Clients;
+using KafkaPerf.Measurement;
+
+namespace KafkaPerf.Scenarios;
+
+/// <summary>
+/// Produce: keys are ordinals 0..N-1, the payload is prebuilt, and the timed section runs from the first send
+/// through the final flush. Where the client reports acknowledgements per record, send→ack latency is recorded too.
+/// </summary>
+public sealed class ProduceScenario : IScenario
+{
+    private const int CancellationCheckMask = (1 << 16) - 1;
+
+    /// <inheritdoc />
+    public ScenarioKind Kind => ScenarioKind.Produce;
+
+    /// <inheritdoc />
+    public RunMeasurement Run(ScenarioContext context, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(context);
+        var clock = context.Clock;
+        bool trackLatency = context.Client.Capabilities.HasFlag(ClientCapabilities.DeliveryLatency);
+        var deliveries = new DeliveryCounter(clock, context.MessageCount, trackLatency);
+        using var producer = context.Client.CreateProducer(new ProducerSpec(context.Topic, context.Settings), deliveries);
+
+        long start = clock.GetTimestamp();
+        SendOrdinals(producer, context.MessageCount, context.Payload, deliveries.SendTimestamps, clock, cancellationToken);
+        producer.Flush(cancellationToken);
+        long end = clock.GetTimestamp();
+
+        long delivered = deliveries.Delivered;
+        return new RunMeasurement
+        {
+            ElapsedSeconds = new TickConverter(clock.Frequency).ToSeconds(end - start),
+            Sent = context.MessageCount,
+            Delivered = delivered,
+            Lost = Math.Max(0, context.MessageCount - delivered),
+            Latency = deliveries.Latency,
+            Error = deliveries.DescribeShortfall(context.MessageCount, "produce"),
+            ProducerConfig = producer.EffectiveConfig,
+        };
+    }
+
+    /// <summary>The send loop shared by every scenario that sends ordinal keys.</summary>
+    internal static void SendOrdinals(
+        IBenchProducer producer, long count, ReadOnlyMemory<byte> payload, long[]? sendTimestamps, IClock clock,
+        CancellationToken cancellationToken)
+    {
+        if (sendTimestamps is null)
+        {
+            for (long key = 0; key < count; key++)
+            {
+                if ((key & CancellationCheckMask) == 0) cancellationToken.ThrowIfCancellationRequested();
+                producer.Send(key, payload);
+            }
+        }
+        else
+        {
+            for (long key = 0; key < count; key++)
+            {
+                if ((key & CancellationCheckMask) == 0) cancellationToken.ThrowIfCancellationRequested();
+                sendTimestamps[key] = clock.GetTimestamp();
+                producer.Send(key, payload);
+            }
+        }
+    }
+}

@@ -1,0 +1,49 @@
+using KafkaPerf.Measurement;
+
+namespace KafkaPerf.Scenarios;
+
+/// <summary>What one run of a scenario measured, before any statistics.</summary>
+public sealed record RunMeasurement
+{
+    /// <summary>The timed section, in seconds.</summary>
+    public double ElapsedSeconds { get; init; }
+
+    /// <summary>Records sent.</summary>
+    public long Sent { get; init; }
+
+    /// <summary>Records acknowledged by the broker.</summary>
+    public long Delivered { get; init; }
+
+    /// <summary>Records consumed (every arrival, duplicates included).</summary>
+    public long Received { get; init; }
+
+    /// <summary>Records expected but never delivered or consumed.</summary>
+    public long Lost { get; init; }
+
+    /// <summary>Records consumed more than once.</summary>
+    public long Duplicates { get; init; }
+
+    /// <summary>Consumed keys outside 0..N-1.</summary>
+    public long Unexpected { get; init; }
+
+    /// <summary>Consumed payloads that differ from the one sent (only when payload checking is on).</summary>
+    public long PayloadMismatches { get; init; }
+
+    /// <summary>Send→ack (produce) or produce→consume (roundtrip) latency in nanoseconds; <see langword="null"/> when not measured.</summary>
+    public LatencyHistogram? Latency { get; init; }
+
+    /// <summary>Whether prefetching was on for the consumer.</summary>
+    public bool PrefetchEnabled { get; init; }
+
+    /// <summary>Why the run failed; <see langword="null"/> when it succeeded.</summary>
+    public string? Error { get; init; }
+
+    /// <summary>The producer's effective configuration, when one was used.</summary>
+    public IReadOnlyDictionary<string, string>? ProducerConfig { get; init; }
+
+    /// <summary>The consumer's effective configuration, when one was used.</summary>
+    public IReadOnlyDictionary<string, string>? ConsumerConfig { get; init; }
+
+    /// <summary>Whether the run succeeded: no error, nothing lost, no duplicate, nothing unexpected.</summary>
+    public bool Succeeded => Error is null && Lost == 0 && Duplicates == 0 && Unexpected == 0 && PayloadMismatches == 0;
+}

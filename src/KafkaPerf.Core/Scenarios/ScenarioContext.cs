@@ -1,0 +1,38 @@
+using KafkaPerf.Clients;
+using KafkaPerf.Measurement;
+
+namespace KafkaPerf.Scenarios;
+
+/// <summary>Everything one run of a scenario needs; built by the runner before timing starts.</summary>
+public sealed record ScenarioContext
+{
+    /// <summary>The client under test.</summary>
+    public required IBenchClient Client { get; init; }
+
+    /// <summary>The run's own topic, already created.</summary>
+    public required string Topic { get; init; }
+
+    /// <summary>How many records to send (and expect).</summary>
+    public required long MessageCount { get; init; }
+
+    /// <summary>The prebuilt payload.</summary>
+    public required ReadOnlyMemory<byte> Payload { get; init; }
+
+    /// <summary>Common knobs and this client's overrides.</summary>
+    public required ClientSettings Settings { get; init; }
+
+    /// <summary>Ask consumers to prefetch on a thread of their own.</summary>
+    public bool UsePrefetch { get; init; }
+
+    /// <summary>Compare every consumed payload byte for byte with the one sent.</summary>
+    public bool CheckPayload { get; init; }
+
+    /// <summary>A consume that receives nothing new for this long ends as a failed run.</summary>
+    public TimeSpan StallTimeout { get; init; } = TimeSpan.FromSeconds(30);
+
+    /// <summary>The clock.</summary>
+    public IClock Clock { get; init; } = StopwatchClock.Instance;
+
+    /// <summary>The consumer group of this run.</summary>
+    public string GroupId => Topic + "__group";
+}

@@ -1,0 +1,153 @@
+using System.Runtime.CompilerServices;
+using KafkaPerf.Clients;
+using KafkaPerf.Measurement;
+using KafkaPerf.Reporting;
+using KafkaPerf.Reporting.Exporters;
+using KafkaPerf.Running;
+using KafkaPerf.Scenarios;
+
+namespace KafkaPerf.Core.Tests.Reporting;
+
+public class ExporterTests
+{
+    [Theory]
+    [InlineData("csv")]
+    [InlineData("json")]
+    [InlineData("md")]
+    public void Export_FixedResult_MatchesCheckedInFile(string format)
+    {
+        Assert.True(DefaultExporters.TryGet(format, out var exporter));
+        using var writer = new StringWriter { NewLine = "\n" };
+
+        exporter.Export(FixedResult(), writer);
+
+        var expectedPath = Path.Combine(SourceFolder(), "Expected", $"result.{exporter.FileExtension}");
+        // Set KAFKAPERF_UPDATE_EXPECTED=1 to rewrite the expected files after a deliberate format change, then review the diff.
+        if (Environment.GetEnvironmentVariable("KAFKAPERF_UPDATE_EXPECTED") == "1")
+            File.WriteAllText(expectedPath, writer.ToString());
+        Assert.Equal(File.ReadAllText(expectedPath), writer.ToString());
+    }
+
+    [Fact]
+    public void Json_RoundTrip_KeepsRunFieldsUnderTheirDocumentedNames()
+    {
+        var dir = Directory.CreateTempSubdirectory("kafkaperf-test-");
+        try
+        {
+            var path = Assert.Single(DefaultExporters.Json.ExportToFolder(FixedResult(), dir.FullName, "result"));
+            var text = File.ReadAllText(path);
+            foreach (var field in new[] { "client", "scenario", "messageCount", "payloadBytes", "elapsedSeconds", "messagesPerSecond", "megabytesPerSecond", "lost", "duplicates" })
+                Assert.Contains($"\"{field}\":", text, StringComparison.Ordinal);
+
+            var back = ResultJson.Read(path);
+
+            Assert.Equal(FixedResult().Runs.Count, back.Runs.Count);
+            Assert.Equal(FixedResult().Comparisons[0].ElapsedSeconds.MeanRatioPercent, back.Comparisons[0].ElapsedSeconds.MeanRatioPercent, 9);
+            Assert.Equal(["result.json"], dir.GetFiles().Select(f => f.Name));
+        }
+        finally
+        {
+            dir.Delete(recursive: true);
+        }
+    }
+
+    [Fact]
+    public void WriteAtomically_WriterThrows_LeavesNoFileBehind()
+    {
+        var dir = Directory.CreateTempSubdirectory("kafkaperf-test-");
+        try
+        {
+            var path = Path.Combine(dir.FullName, "result.csv");
+
+            Assert.Throws<InvalidOperationException>(() =>
+                ResultExporterBase.WriteAtomically(path, w => { w.Write("half"); throw new InvalidOperationException("boom"); }));
+
+            Assert.Empty(dir.GetFiles());
+        }
+        finally
+        {
+            dir.Delete(recursive: true);
+        }
+    }
+
+    [Fact]
+    public void ResultJsonRead_MalformedFile_SaysWhatIsWrong()
+    {
+        var path = Path.GetTempFileName();
+        try
+        {
+            File.WriteAllText(path, "{ not json");
+            var ex = Assert.Throws<InvalidDataException>(() => ResultJson.Read(path));
+            Assert.Contains("is not a KafkaPerf JSON result", ex.Message, StringComparison.Ordinal);
+        }
+        finally
+        {
+            File.Delete(path);
+        }
+    }
+
+    /// <summary>A result built by hand, so exports are byte-for-byte reproducible.</summary>
+    internal static BenchmarkResult FixedResult()
+    {
+        var plan = new BenchmarkPlanBuilder().Clients("confluent", "knet").Scenarios(ScenarioKind.Produce, ScenarioKind.Roundtrip)
+            .MessageCounts(1_000).PayloadSizes(100, 1_000).Repeat(3).Settings(ClientSettings.SeedProfile).Build();
+        var runs = new List<RunRecord>();
+        int sequence = 0;
+        foreach (var cell in plan.Cells())
+        {
+            foreach (var (client, repetition) in new[] { ("confluent", 0), ("knet", 0) }.Concat(RunOrder.Balanced(plan.Clients, plan.Repeat)))
+            {
+                sequence++;
+                // knet is about 20 % faster on small payloads and on par on large ones; a little noise per repetition.
+                double baseSeconds = 0.5 + cell.PayloadBytes / 4000.0;
+                double factor = client == "knet" ? (cell.PayloadBytes == 100 ? 0.8 : 1.0) : 1.0;
+                double seconds = baseSeconds * factor * (1 + 0.01 * repetition);
+                LatencyHistogram? histogram = null;
+                if (cell.Scenario == ScenarioKind.Roundtrip)
+                {
+                    histogram = new LatencyHistogram();
+                    for (int i = 1; i <= 1_000; i++) histogram.RecordValue((long)(i * 1_000 * factor));
+                }
+                bool failed = client == "knet" && repetition == 3 && cell.PayloadBytes == 1_000 && cell.Scenario == ScenarioKind.Produce;
+                runs.Add(new RunRecord
+                {
+                    Sequence = sequence, Client = client, Scenario = cell.Scenario, MessageCount = cell.MessageCount,
+                    PayloadBytes = cell.PayloadBytes, Variant = cell.Variant, Repetition = repetition, IsWarmup = repetition == 0,
+                    Topic = TopicNaming.For(plan.TopicPrefix, client, cell.MessageCount, cell.PayloadBytes, sequence),
+                    ElapsedSeconds = failed ? double.NaN : seconds,
+                    MessagesPerSecond = failed ? double.NaN : cell.MessageCount / seconds,
+                    MegabytesPerSecond = failed ? double.NaN : cell.MessageCount / seconds * cell.PayloadBytes / 1e6,
+                    Sent = cell.MessageCount, Delivered = failed ? 990 : cell.MessageCount, Received = cell.Scenario == ScenarioKind.Roundtrip ? cell.MessageCount : 0,
+                    Lost = failed ? 10 : 0, Duplicates = 0, Succeeded = !failed,
+                    Error = failed ? "produce: 990 of 1000 records acknowledged, 10 failed (first error: Local: Message timed out)." : null,
+                    Latency = histogram is null ? null : LatencySummary.From(histogram, 1000),
+                    LatencyHistogram = histogram,
+                });
+            }
+        }
+        var cells = ResultSummarizer.Cells(plan, runs);
+        return new BenchmarkResult
+        {
+            StartedAtUtc = new DateTimeOffset(2026, 11, 22, 10, 0, 0, TimeSpan.Zero),
+            FinishedAtUtc = new DateTimeOffset(2026, 11, 22, 10, 5, 0, TimeSpan.Zero),
+            Environment = new EnvironmentInfo
+            {
+                Os = "Debian GNU/Linux 12", Architecture = "X64", ProcessorCount = 2, ProcessorName = "Test CPU", Runtime = ".NET 10.0.0",
+                MachineName = "ci", ToolVersion = "0.1.0", BootstrapServers = "127.0.0.1:9092", BrokerVersion = "4.1.0",
+            },
+            Plan = plan,
+            Clients =
+            [
+                new ClientInfo { Name = "confluent", LibraryVersion = "2.15.1", Capabilities = ClientCapabilities.DeliveryLatency,
+                    ProducerConfig = new Dictionary<string, string> { ["acks"] = "0", ["linger.ms"] = "100" } },
+                new ClientInfo { Name = "knet", LibraryVersion = "3.3.1", Capabilities = ClientCapabilities.Prefetch | ClientCapabilities.DeliveryLatency },
+            ],
+            Runs = runs,
+            Cells = cells,
+            Comparisons = ResultSummarizer.Comparisons(plan, cells),
+            Warnings = ["max.in.flight=1000000 with idempotence cannot mean the same on both clients."],
+        };
+    }
+
+    private static string SourceFolder([CallerFilePath] string path = "") => Path.GetDirectoryName(path)!;
+}

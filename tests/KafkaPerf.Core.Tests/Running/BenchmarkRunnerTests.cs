@@ -1,0 +1,129 @@
+using KafkaPerf.Clients;
+using KafkaPerf.Clients.InMemory;
+using KafkaPerf.Core.Tests.Clients;
+using KafkaPerf.Reporting;
+using KafkaPerf.Running;
+using KafkaPerf.Scenarios;
+using KafkaPerf.Statistics;
+
+namespace KafkaPerf.Core.Tests.Running;
+
+public class BenchmarkRunnerTests
+{
+    private static BenchmarkRunner Runner(params IBenchClientFactory[] factories) =>
+        new(new ClientRegistry(factories), ClientConnection.None);
+
+    [Fact]
+    public async Task RunAsync_TwoClientsThreeScenarios_RunsEveryCellWithWarmupsExcludedAndTopicsDeleted()
+    {
+        var a = new TestClientFactory(new InMemoryClientOptions { Name = "a" });
+        var b = new TestClientFactory(new InMemoryClientOptions { Name = "b" });
+        var plan = new BenchmarkPlanBuilder().Clients("a", "b")
+            .Scenarios(ScenarioKind.Produce, ScenarioKind.Consume, ScenarioKind.Roundtrip)
+            .MessageCounts(1_000, 5_000).PayloadSizes(10, 1_000).Repeat(3).Consume(checkPayload: true).Build();
+
+        var result = await Runner(a, b).RunAsync(plan, cancellationToken: TestContext.Current);
+
+        Assert.Equal(plan.TotalRuns, result.Runs.Count);
+        Assert.All(result.Runs, r => Assert.True(r.Succeeded, r.Error));
+        Assert.Equal(3 * 2 * 2 * 2, result.Cells.Count);
+        Assert.All(result.Cells, c => Assert.Equal(3, c.Runs));
+        Assert.Equal(3 * 2 * 2, result.Comparisons.Count);
+        Assert.All(result.Comparisons, c => Assert.Equal(("b", "a"), (c.Candidate, c.Baseline)));
+        Assert.All(result.Cells.Where(c => c.Scenario == ScenarioKind.Roundtrip), c => Assert.Equal(c.MessageCount * 3, c.Latency!.Count));
+        Assert.Equal(a.Created.Order(), a.Deleted.Order());
+        Assert.Equal(result.Runs.Count, a.Created.Count + b.Created.Count);
+        Assert.Equal(result.Runs.Count, result.Runs.Select(r => r.Topic).Distinct().Count());
+        Assert.False(result.Cancelled);
+    }
+
+    [Fact]
+    public async Task RunAsync_ConsumerLosesOneRecord_RunFailsSayingHowManyArrived()
+    {
+        var lossy = new TestClientFactory(new InMemoryClientOptions { Name = "lossy" }, dropKey: 42);
+        var plan = new BenchmarkPlanBuilder().Clients("lossy").Scenarios(ScenarioKind.Consume)
+            .MessageCounts(100).PayloadSizes(10).Repeat(1).Warmup(false).StallTimeout(TimeSpan.FromMilliseconds(300)).Build();
+
+        var result = await Runner(lossy).RunAsync(plan, cancellationToken: TestContext.Current);
+
+        var run = Assert.Single(result.Runs);
+        Assert.False(run.Succeeded);
+        Assert.Equal(1, run.Lost);
+        Assert.Contains("99 of 100 records arrived", run.Error, StringComparison.Ordinal);
+        Assert.Equal(1, Assert.Single(result.Cells).FailedRuns);
+    }
+
+    [Fact]
+    public async Task RunAsync_ConsumerDuplicatesOneRecord_DuplicateReportedAndRunFailed()
+    {
+        var doubling = new TestClientFactory(new InMemoryClientOptions { Name = "doubling" }, duplicateKey: 7);
+        var plan = new BenchmarkPlanBuilder().Clients("doubling").Scenarios(ScenarioKind.Consume)
+            .MessageCounts(100).PayloadSizes(10).Repeat(1).Warmup(false).Build();
+
+        var result = await Runner(doubling).RunAsync(plan, cancellationToken: TestContext.Current);
+
+        var run = Assert.Single(result.Runs);
+        Assert.Equal(1, run.Duplicates);
+        Assert.Equal(0, run.Lost);
+        Assert.False(run.Succeeded);
+    }
+
+    [Fact]
+    public async Task RunAsync_CancelledAfterFirstRun_ReturnsPartialResultAndDeletesTopics()
+    {
+        var a = new TestClientFactory(new InMemoryClientOptions { Name = "a" });
+        var plan = new BenchmarkPlanBuilder().Clients("a").Scenarios(ScenarioKind.Produce)
+            .MessageCounts(1_000).PayloadSizes(10).Repeat(10).Build();
+        using var cts = new CancellationTokenSource();
+
+        var result = await Runner(a).RunAsync(plan, new CancelAfterFirstRun(cts), cts.Token);
+
+        Assert.True(result.Cancelled);
+        Assert.Single(result.Runs);
+        Assert.Equal(a.Created, a.Deleted);
+    }
+
+    [Fact]
+    public async Task RunAsync_UnknownClient_FailsBeforeAnyRunNamingTheKnownOnes()
+    {
+        var plan = new BenchmarkPlanBuilder().Clients("nope").Scenarios(ScenarioKind.Produce).MessageCounts(1).PayloadSizes(1).Build();
+
+        var ex = await Assert.ThrowsAsync<PlanValidationException>(async () =>
+            await Runner(new InMemoryClientFactory(new InMemoryClientOptions())).RunAsync(plan, cancellationToken: TestContext.Current));
+
+        Assert.Equal("Unknown client 'nope': choose from inmemory.", ex.Message);
+    }
+
+    [Fact]
+    public async Task RunAsync_CandidateWithInjectedDelay_VerdictIsSlower()
+    {
+        var fast = new InMemoryClientFactory(new InMemoryClientOptions { Name = "fast" });
+        var slow = new InMemoryClientFactory(new InMemoryClientOptions { Name = "slow", SendDelay = TimeSpan.FromMicroseconds(5) });
+        var plan = new BenchmarkPlanBuilder().Clients("fast", "slow").Scenarios(ScenarioKind.Produce)
+            .MessageCounts(20_000).PayloadSizes(100).Repeat(5).Build();
+
+        var result = await Runner(fast, slow).RunAsync(plan, cancellationToken: TestContext.Current);
+
+        var comparison = Assert.Single(result.Comparisons);
+        Assert.Equal(Verdict.Slower, comparison.ElapsedSeconds.Verdict);
+        Assert.Equal(Verdict.Slower, comparison.MessagesPerSecond.Verdict);
+        Assert.True(comparison.ElapsedSeconds.MeanRatioPercent > 120);
+    }
+
+    private sealed class CancelAfterFirstRun(CancellationTokenSource cts) : IBenchmarkProgress
+    {
+        public void OnPlanStarted(BenchmarkPlan plan)
+        {
+        }
+
+        public void OnRunStarting(RunDescriptor run)
+        {
+        }
+
+        public void OnRunCompleted(RunDescriptor run, RunRecord record) => cts.Cancel();
+
+        public void OnWarning(string message)
+        {
+        }
+    }
+}

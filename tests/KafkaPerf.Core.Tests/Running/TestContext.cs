@@ -1,0 +1,7 @@
+namespace KafkaPerf.Core.Tests.Running;
+
+/// <summary>A test-wide cancellation so a hung run fails the test instead of hanging CI.</summary>
+internal static class TestContext
+{
+    public static CancellationToken Current => new CancellationTokenSource(TimeSpan.FromMinutes(2)).Token;
+}
