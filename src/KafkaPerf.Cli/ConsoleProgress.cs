@@ -1,0 +1,28 @@
+using System.Globalization;
+using KafkaPerf.Reporting;
+using KafkaPerf.Running;
+
+namespace KafkaPerf.Cli;
+
+/// <summary>One line per run on standard error, so standard output stays clean for the tables.</summary>
+internal sealed class ConsoleProgress(TextWriter writer) : IBenchmarkProgress
+{
+    public void OnPlanStarted(BenchmarkPlan plan) =>
+        writer.WriteLine($"kafkaperf: {plan.TotalRuns} runs ({plan.Clients.Count} clients × {plan.Cells().Count()} cells × {plan.Repeat} repetitions{(plan.Warmup ? " + 1 warm-up" : string.Empty)})");
+
+    public void OnRunStarting(RunDescriptor run)
+    {
+    }
+
+    public void OnRunCompleted(RunDescriptor run, RunRecord record)
+    {
+        var cell = run.Cell;
+        string outcome = record.Succeeded
+            ? string.Create(CultureInfo.InvariantCulture, $"{record.MessagesPerSecond,14:N0} msg/s  {record.ElapsedSeconds,9:0.0000} s")
+            : $"FAILED: {record.Error}";
+        writer.WriteLine(string.Create(CultureInfo.InvariantCulture,
+            $"[{run.Sequence,4}/{run.TotalRuns}] {cell.Scenario.ToString().ToLowerInvariant(),-9} {cell.MessageCount,9:N0} × {cell.PayloadBytes,6} B  {run.Client,-12} {(run.IsWarmup ? "warm-up" : $"run {run.Repetition}"),-7} {outcome}"));
+    }
+
+    public void OnWarning(string message) => writer.WriteLine($"warning: {message}");
+}

@@ -1,0 +1,30 @@
+using System.CommandLine;
+using KafkaPerf.Cli.Commands;
+using KafkaPerf.Clients;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
+
+namespace KafkaPerf.Cli;
+
+internal static class Program
+{
+    public static async Task<int> Main(string[] args)
+    {
+        var builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { Args = [], DisableDefaults = false });
+        // Logs stay out of the way of the tables; --verbose will raise this once the CLI grows.
+        builder.Logging.SetMinimumLevel(LogLevel.Warning);
+        builder.Services.AddInMemoryClient();
+        builder.Services.AddTransient<RunCommand>();
+        builder.Services.AddTransient<ClientsCommand>();
+        using var host = builder.Build();
+
+        var root = new RootCommand("dotnet kafkaperf: benchmark Kafka clients side by side.")
+        {
+            host.Services.GetRequiredService<RunCommand>().Build(),
+            host.Services.GetRequiredService<ClientsCommand>().Build(),
+        };
+        // Ctrl+C cancels the token the actions receive; the runner then stops and the partial result is saved.
+        return await root.Parse(args).InvokeAsync();
+    }
+}
