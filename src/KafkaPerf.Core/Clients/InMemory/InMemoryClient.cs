@@ -10,6 +10,7 @@ public sealed class InMemoryClient : IBenchClient
 {
     private readonly ConcurrentDictionary<string, InMemoryTopic> _topics = new(StringComparer.Ordinal);
     private readonly InMemoryClientOptions _options;
+    private readonly SegmentPool _segments = new();
 
     /// <summary>Creates the client.</summary>
     /// <param name="options">Its options.</param>
@@ -50,7 +51,7 @@ public sealed class InMemoryClient : IBenchClient
     public ValueTask CreateTopicAsync(TopicSpec topic, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(topic);
-        if (!_topics.TryAdd(topic.Name, new InMemoryTopic(_options.MaxQueuedRecords)))
+        if (!_topics.TryAdd(topic.Name, new InMemoryTopic(_options.MaxQueuedRecords, _segments)))
             throw new InvalidOperationException($"Topic '{topic.Name}' already exists.");
         return ValueTask.CompletedTask;
     }
@@ -58,7 +59,7 @@ public sealed class InMemoryClient : IBenchClient
     /// <inheritdoc />
     public ValueTask DeleteTopicAsync(string topic, CancellationToken cancellationToken)
     {
-        _topics.TryRemove(topic, out _);
+        if (_topics.TryRemove(topic, out var removed)) removed.Release();
         return ValueTask.CompletedTask;
     }
 

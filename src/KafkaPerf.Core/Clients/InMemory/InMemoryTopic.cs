@@ -10,7 +10,7 @@ internal sealed class InMemoryTopic
     internal const int SegmentLength = 16 * 1024;
 
     private readonly int _maxQueued;
-    private readonly Stack<Segment> _pool = new();
+    private readonly SegmentPool _pool;
     private Segment _writeSegment;
     private int _writeIndex;
     private Segment _readSegment;
@@ -19,10 +19,11 @@ internal sealed class InMemoryTopic
     private long _consumed;
     private volatile bool _consumerAttached;
 
-    public InMemoryTopic(int maxQueued)
+    public InMemoryTopic(int maxQueued, SegmentPool pool)
     {
         _maxQueued = maxQueued;
-        _writeSegment = new Segment();
+        _pool = pool;
+        _writeSegment = pool.Rent();
         _readSegment = _writeSegment;
     }
 
@@ -40,9 +41,7 @@ internal sealed class InMemoryTopic
 
         if (_writeIndex == SegmentLength)
         {
-            Segment next;
-            lock (_pool) next = _pool.Count > 0 ? _pool.Pop() : new Segment();
-            next.Next = null;
+            var next = _pool.Rent();
             _writeSegment.Next = next;
             _writeSegment = next;
             _writeIndex = 0;
@@ -69,8 +68,7 @@ internal sealed class InMemoryTopic
                 var done = _readSegment;
                 _readSegment = done.Next!;
                 _readIndex = 0;
-                Array.Clear(done.Values);
-                lock (_pool) _pool.Push(done);
+                _pool.Return(done);
             }
 
             sink.OnRecord(_readSegment.Keys[_readIndex], _readSegment.Values[_readIndex].Span);
@@ -82,6 +80,17 @@ internal sealed class InMemoryTopic
         return handed;
     }
 
+    /// <summary>Returns every segment to the pool (the topic was deleted; no producer or consumer is active).</summary>
+    public void Release()
+    {
+        for (var segment = _readSegment; segment is not null;)
+        {
+            var next = segment.Next;
+            _pool.Return(segment);
+            segment = next;
+        }
+    }
+
     private void WaitForRoom()
     {
         var spinner = new SpinWait();
@@ -89,7 +98,7 @@ internal sealed class InMemoryTopic
             spinner.SpinOnce(sleep1Threshold: -1);
     }
 
-    private sealed class Segment
+    internal sealed class Segment
     {
         public readonly long[] Keys = new long[SegmentLength];
         public readonly ReadOnlyMemory<byte>[] Values = new ReadOnlyMemory<byte>[SegmentLength];

@@ -1,0 +1,34 @@
+using System.Globalization;
+using BenchmarkDotNet.Running;
+using KafkaPerf.Clients;
+using KafkaPerf.Clients.InMemory;
+using KafkaPerf.Scenarios;
+
+namespace KafkaPerf.Benchmarks;
+
+public static class Program
+{
+    /// <summary>
+    /// <c>rss N</c> runs one N-message roundtrip with the in-memory client and prints the process's peak RSS,
+    /// to show that memory does not grow with the message count; anything else goes to BenchmarkDotNet.
+    /// </summary>
+    public static int Main(string[] args)
+    {
+        if (args is ["rss", var count])
+        {
+            long messages = long.Parse(count, CultureInfo.InvariantCulture);
+            var client = new InMemoryClient(new InMemoryClientOptions());
+            client.CreateTopicAsync(new TopicSpec("rss"), default).AsTask().GetAwaiter().GetResult();
+            var m = Scenario.Roundtrip.Run(new ScenarioContext
+            {
+                Client = client, Topic = "rss", MessageCount = messages, Payload = new byte[100], Settings = ClientSettings.ClientDefaults,
+            }, CancellationToken.None);
+            var peak = File.ReadLines("/proc/self/status").First(l => l.StartsWith("VmHWM", StringComparison.Ordinal));
+            Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"roundtrip {messages:N0} messages: {(m.Succeeded ? "ok" : m.Error)}, {messages / m.ElapsedSeconds:N0} msg/s, p99 {m.Latency!.ValueAtPercentile(99) / 1000.0:0.0} µs, peak RSS {peak.Split(':')[1].Trim()}"));
+            return m.Succeeded ? 0 : 1;
+        }
+        BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args);
+        return 0;
+    }
+}

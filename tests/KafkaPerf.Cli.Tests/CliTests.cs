@@ -1,0 +1,72 @@
+namespace KafkaPerf.Cli.Tests;
+
+// One class: the tests redirect the process-wide console, so they must not run in parallel.
+public class CliTests
+{
+    private static async Task<(int Exit, string Out, string Err)> RunAsync(params string[] args)
+    {
+        var (oldOut, oldErr) = (Console.Out, Console.Error);
+        using var stdout = new StringWriter();
+        using var stderr = new StringWriter();
+        Console.SetOut(stdout);
+        Console.SetError(stderr);
+        try
+        {
+            int exit = await Program.Main(args);
+            return (exit, stdout.ToString(), stderr.ToString());
+        }
+        finally
+        {
+            Console.SetOut(oldOut);
+            Console.SetError(oldErr);
+        }
+    }
+
+    [Theory]
+    [InlineData("--clients", "nope", "Unknown client 'nope'")]
+    [InlineData("--sizes", "0", "Payload size 0 is not positive")]
+    [InlineData("--messages", "ten", "message count 'ten' is not a whole number")]
+    [InlineData("--scenarios", "fly", "Unknown scenario 'fly'")]
+    [InlineData("--format", "xml", "Unknown format 'xml'")]
+    [InlineData("--repeat", "0", "Repeat 0 is below 1")]
+    public async Task Run_BadInput_OneLineAndExitCode2AndNoFiles(string flag, string value, string expected)
+    {
+        var output = Path.Combine(Path.GetTempPath(), "kafkaperf-cli-" + Guid.NewGuid().ToString("N"));
+
+        var (exit, _, err) = await RunAsync("run", flag, value, "--output", output);
+
+        Assert.Equal(2, exit);
+        Assert.Contains(expected, err, StringComparison.Ordinal);
+        Assert.Single(err.TrimEnd().Split('\n'));
+        Assert.False(Directory.Exists(output));
+    }
+
+    [Fact]
+    public async Task Run_TinyInMemoryMatrix_PrintsTablesAndWritesThreeFiles()
+    {
+        var output = Directory.CreateTempSubdirectory("kafkaperf-cli-");
+        try
+        {
+            var (exit, stdout, _) = await RunAsync("run", "--messages", "2000", "--sizes", "100,1000", "--repeat", "2", "--quiet", "--output", output.FullName);
+
+            Assert.Equal(0, exit);
+            Assert.Contains("## Per-client statistics", stdout, StringComparison.Ordinal);
+            Assert.Equal(["csv", "json", "md"], output.GetFiles().Select(f => f.Extension.TrimStart('.')).Order());
+            var csv = File.ReadAllLines(output.GetFiles("*.csv").Single().FullName);
+            Assert.Equal(1 + 3 * 2 * (2 + 1), csv.Length);
+        }
+        finally
+        {
+            output.Delete(recursive: true);
+        }
+    }
+
+    [Fact]
+    public async Task Clients_ListsInMemory()
+    {
+        var (exit, stdout, _) = await RunAsync("clients");
+
+        Assert.Equal(0, exit);
+        Assert.Contains("inmemory", stdout, StringComparison.Ordinal);
+    }
+}
