@@ -38,5 +38,10 @@ public sealed class ClientRegistry
     public IBenchClientFactory Get(string name) =>
         TryGet(name, out var factory)
             ? factory
-            : throw new KeyNotFoundException($"Unknown client '{name}'. Registered clients: {string.Join(", ", Names)}.");
+            : throw new KeyNotFoundException(UnknownClientMessage(name));
+
+    /// <summary>The one-line error for a name that is not registered.</summary>
+    /// <param name="name">The unknown name.</param>
+    /// <returns>The message, listing the registered names.</returns>
+    public string UnknownClientMessage(string name) => $"Unknown client '{name}': choose from {string.Join(", ", Names)}.";
 }

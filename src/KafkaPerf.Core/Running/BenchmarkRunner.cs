@@ -42,7 +42,7 @@ public sealed class BenchmarkRunner
         foreach (var name in plan.Clients)
         {
             if (!_registry.TryGet(name, out var factory))
-                errors.Add(new ValidationError(ValidationSeverity.Error, $"Unknown client '{name}': choose from {string.Join(", ", _registry.Names)}."));
+                errors.Add(new ValidationError(ValidationSeverity.Error, _registry.UnknownClientMessage(name)));
             else if (factory.RequiresBroker && string.IsNullOrWhiteSpace(_connection.BootstrapServers))
                 errors.Add(new ValidationError(ValidationSeverity.Error, $"Client '{name}' needs a Kafka broker: give one with --bootstrap host:port."));
         }

@@ -4,28 +4,19 @@ using KafkaPerf.Measurement;
 namespace KafkaPerf.Scenarios;
 
 /// <summary>The roundtrip scenario's sink: each key is the send timestamp, so now − key is the produce→consume latency.</summary>
-internal sealed class RoundtripRecordSink(IClock clock, long expected) : IRecordSink, IDisposable
+internal sealed class RoundtripRecordSink(IClock clock, long expected) : SignallingRecordSink
 {
     private readonly TickConverter _ticks = new(clock.Frequency);
     private long _received;
     private long _lastAt;
-    private string? _error;
 
     public LatencyHistogram Latency { get; } = new();
-
-    public ManualResetEventSlim Assigned { get; } = new();
-
-    public ManualResetEventSlim Completed { get; } = new();
 
     public long Received => Volatile.Read(ref _received);
 
     public long LastAt => Volatile.Read(ref _lastAt);
 
-    public string? Error => Volatile.Read(ref _error);
-
-    public void OnAssigned() => Assigned.Set();
-
-    public void OnRecord(long key, ReadOnlySpan<byte> value)
+    public override void OnRecord(long key, ReadOnlySpan<byte> value)
     {
         long now = clock.GetTimestamp();
         Latency.RecordValue(_ticks.ToNanoseconds(now - key));
@@ -36,17 +27,5 @@ internal sealed class RoundtripRecordSink(IClock clock, long expected) : IRecord
             Volatile.Write(ref _lastAt, now);
             Completed.Set();
         }
-    }
-
-    public void OnError(string reason)
-    {
-        Interlocked.CompareExchange(ref _error, reason, null);
-        Completed.Set();
-    }
-
-    public void Dispose()
-    {
-        Assigned.Dispose();
-        Completed.Dispose();
     }
 }

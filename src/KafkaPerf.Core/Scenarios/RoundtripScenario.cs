@@ -29,6 +29,7 @@ public sealed class RoundtripScenario : IScenario
         using var consumer = context.Client.CreateConsumer(
             new ConsumerSpec(context.Topic, context.GroupId, context.Settings, context.UsePrefetch));
         long firstSend = 0;
+        IReadOnlyDictionary<string, string>? producerConfig = null;
         bool assigned, completed = false;
         consumer.StartPolling(sink);
         try
@@ -37,6 +38,7 @@ public sealed class RoundtripScenario : IScenario
             if (assigned)
             {
                 using var producer = context.Client.CreateProducer(new ProducerSpec(context.Topic, context.Settings), deliveries);
+                producerConfig = producer.EffectiveConfig;
                 var payload = context.Payload;
                 firstSend = clock.GetTimestamp();
                 producer.Send(firstSend, payload);
@@ -71,6 +73,7 @@ public sealed class RoundtripScenario : IScenario
             Latency = sink.Latency,
             PrefetchEnabled = consumer.PrefetchEnabled,
             Error = error,
+            ProducerConfig = producerConfig,
             ConsumerConfig = consumer.EffectiveConfig,
         };
     }

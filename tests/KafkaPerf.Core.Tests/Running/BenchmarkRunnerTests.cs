@@ -69,6 +69,19 @@ public class BenchmarkRunnerTests
     }
 
     [Fact]
+    public async Task RunAsync_RoundtripOnly_RecordsBothEffectiveConfigs()
+    {
+        var plan = new BenchmarkPlanBuilder().Clients("inmemory").Scenarios(ScenarioKind.Roundtrip)
+            .MessageCounts(100).PayloadSizes(10).Repeat(1).LingerMs(7).Build();
+
+        var result = await Runner(new InMemoryClientFactory(new InMemoryClientOptions())).RunAsync(plan, cancellationToken: TestContext.Current);
+
+        var client = Assert.Single(result.Clients);
+        Assert.Equal("7", client.ProducerConfig!["linger.ms"]);
+        Assert.Equal("7", client.ConsumerConfig!["linger.ms"]);
+    }
+
+    [Fact]
     public async Task RunAsync_CancelledAfterFirstRun_ReturnsPartialResultAndDeletesTopics()
     {
         var a = new TestClientFactory(new InMemoryClientOptions { Name = "a" });

@@ -27,8 +27,6 @@ internal sealed class InMemoryTopic
         _readSegment = _writeSegment;
     }
 
-    public long Published => Volatile.Read(ref _published);
-
     public void AttachConsumer() => _consumerAttached = true;
 
     public void DetachConsumer() => _consumerAttached = false;
