@@ -1,21 +1,42 @@
 #!/usr/bin/env bash
-# Installs what KafkaPerf needs beyond the .NET 10 SDK, only when missing (idempotent):
-#  - librdkafka (the native library under Confluent.Kafka; its NuGet redist is not on every package source)
-#  - a Java 17+ runtime (for the embedded broker and the KNet clients)
-# Debian/Ubuntu only; elsewhere it says what to install and exits non-zero.
+# Installs what KafkaPerf needs beyond the .NET 10 SDK, each only when missing (idempotent), then builds or
+# fetches the two native/JVM pieces the project runs on:
+#  - a JDK 17+ (java for the embedded broker, javac/jar to build the small Java launcher at build time)
+#  - Maven, which fetches Apache Kafka's jars (eng/fetch-kafka.sh -> artifacts/kafka/libs)
+#  - npm, a C toolchain and the headers librdkafka builds against (eng/build-librdkafka.sh ->
+#    artifacts/librdkafka/2.15.1, the librdkafka that Confluent.Kafka 2.15.1 is built for)
+#  - kcat, librdkafka's command-line client, the native reference in benchmarks
+# Debian/Ubuntu get the OS packages through apt-get (root or sudo); elsewhere it names what to install.
 set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+have_header() { [ -f "/usr/include/$1" ] || [ -f "/usr/include/x86_64-linux-gnu/$1" ] || [ -f "/usr/include/aarch64-linux-gnu/$1" ]; }
 
 need=()
-if ! ldconfig -p 2>/dev/null | grep -q 'librdkafka\.so\.1'; then need+=(librdkafka1); fi
-if ! command -v java >/dev/null 2>&1 && [ -z "${JAVA_HOME:-}" ]; then need+=(openjdk-17-jre-headless); fi
-if [ ${#need[@]} -eq 0 ]; then exit 0; fi
-
-if ! command -v apt-get >/dev/null 2>&1; then
-  echo "install-prerequisites: please install ${need[*]} with your package manager (no apt-get here)." >&2
-  exit 1
+if ! command -v javac >/dev/null 2>&1 && [ ! -x "${JAVA_HOME:-/nonexistent}/bin/javac" ]; then need+=(openjdk-17-jdk-headless); fi
+if [ -z "${KAFKAPERF_KAFKA_HOME:-}" ] && ! command -v mvn >/dev/null 2>&1; then need+=(maven); fi
+if [ -z "${KAFKAPERF_LIBRDKAFKA:-}" ] && [ "$(uname -s)" = "Linux" ]; then
+  command -v npm >/dev/null 2>&1 || need+=(npm)
+  command -v cc >/dev/null 2>&1 || need+=(gcc)
+  command -v make >/dev/null 2>&1 || need+=(make)
+  have_header openssl/ssl.h || need+=(libssl-dev)
+  have_header zlib.h || need+=(zlib1g-dev)
+  have_header zstd.h || need+=(libzstd-dev)
+  have_header lz4.h || need+=(liblz4-dev)
 fi
-sudo=""
-if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
-echo "install-prerequisites: installing ${need[*]}" >&2
-$sudo apt-get update -qq >/dev/null
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
+command -v kcat >/dev/null 2>&1 || need+=(kcat)
+
+if [ ${#need[@]} -gt 0 ]; then
+  if ! command -v apt-get >/dev/null 2>&1; then
+    echo "install-prerequisites: please install ${need[*]} (or their equivalents) with your package manager (no apt-get here)." >&2
+    exit 1
+  fi
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  echo "install-prerequisites: installing ${need[*]}" >&2
+  $sudo apt-get update -qq >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+
+if [ -z "${KAFKAPERF_LIBRDKAFKA:-}" ]; then "$root/eng/build-librdkafka.sh"; fi
+"$root/eng/fetch-kafka.sh"
