@@ -7,4 +7,10 @@ public sealed record ClientConnection(string? BootstrapServers, string? BrokerVe
 {
     /// <summary>No broker: only clients such as <c>inmemory</c> can run.</summary>
     public static ClientConnection None { get; } = new((string?)null);
+
+    /// <summary>How the broker came to be, e.g. <c>embedded, started in 3.4 s</c> or <c>external</c>.</summary>
+    public string? BrokerDescription { get; init; }
+
+    /// <summary>The broker's configuration when known (the embedded broker's <c>server.properties</c>).</summary>
+    public IReadOnlyDictionary<string, string>? BrokerConfig { get; init; }
 }

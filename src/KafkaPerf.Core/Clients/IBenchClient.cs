@@ -16,6 +16,14 @@ public interface IBenchClient : IAsyncDisposable
     /// <summary>What this client can do beyond the minimum.</summary>
     ClientCapabilities Capabilities { get; }
 
+    /// <summary>Facts about what the client runs on, recorded with every result (e.g. the native library's version and file).</summary>
+    IReadOnlyDictionary<string, string> Details => NoDetails;
+
+    /// <summary>Caveats that belong in the result (e.g. a native library other than the one the package expects).</summary>
+    IReadOnlyList<string> Warnings => [];
+
+    private static readonly IReadOnlyDictionary<string, string> NoDetails = new Dictionary<string, string>();
+
     /// <summary>Creates a producer whose delivery reports go to <paramref name="sink"/>.</summary>
     /// <param name="spec">Topic and settings.</param>
     /// <param name="sink">Receives delivery reports.</param>

@@ -12,6 +12,10 @@ public interface IBenchClientFactory
     /// <summary>Whether the client needs a broker (a bootstrap address).</summary>
     bool RequiresBroker { get; }
 
+    /// <summary>Whether the client can run on this machine, checked before anything starts.</summary>
+    /// <returns><see langword="null"/> when it can; otherwise one line saying what is missing and what to do.</returns>
+    string? CheckAvailability() => null;
+
     /// <summary>Creates the client. Any start-up cost (a JVM, a connection) is paid here, outside timing.</summary>
     /// <param name="connection">Where to connect.</param>
     /// <returns>A client that the caller disposes.</returns>

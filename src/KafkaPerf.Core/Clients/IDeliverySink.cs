@@ -1,8 +1,9 @@
 namespace KafkaPerf.Clients;
 
 /// <summary>Receives a producer's delivery reports.</summary>
-/// <remarks>Called on the client's delivery thread, once per record. Implementations must not allocate or block:
-/// this is the produce hot path.</remarks>
+/// <remarks>Called once per record, usually on the client's delivery thread, but possibly on two threads at once
+/// (librdkafka serves reports on its poll thread and inside a flush): implementations must be thread-safe. They must
+/// not allocate or block: this is the produce hot path.</remarks>
 public interface IDeliverySink
 {
     /// <summary>The broker acknowledged the record with this key.</summary>

@@ -14,6 +14,9 @@ public sealed record ClientInfo
     /// <summary>Capabilities.</summary>
     public required ClientCapabilities Capabilities { get; init; }
 
+    /// <summary>What the client ran on (e.g. its native library's version and file), from <see cref="IBenchClient.Details"/>.</summary>
+    public IReadOnlyDictionary<string, string>? Details { get; init; }
+
     /// <summary>Effective producer configuration of its first run.</summary>
     public IReadOnlyDictionary<string, string>? ProducerConfig { get; init; }
 

@@ -1,4 +1,5 @@
 using System.Runtime.InteropServices;
+using KafkaPerf.Clients;
 
 namespace KafkaPerf.Reporting;
 
@@ -32,6 +33,12 @@ public sealed record EnvironmentInfo
     /// <summary>Broker version, when known.</summary>
     public string? BrokerVersion { get; init; }
 
+    /// <summary>How the broker came to be (embedded or external), when known.</summary>
+    public string? BrokerDescription { get; init; }
+
+    /// <summary>The broker's configuration, when known.</summary>
+    public IReadOnlyDictionary<string, string>? BrokerConfig { get; init; }
+
     /// <summary>Reads the environment of this process.</summary>
     /// <param name="bootstrapServers">Bootstrap servers in use.</param>
     /// <param name="brokerVersion">Broker version, when known.</param>
@@ -48,6 +55,19 @@ public sealed record EnvironmentInfo
         BootstrapServers = bootstrapServers,
         BrokerVersion = brokerVersion,
     };
+
+    /// <summary>Reads the environment of this process and what is known of the broker clients connect to.</summary>
+    /// <param name="connection">Where clients connect.</param>
+    /// <returns>The environment.</returns>
+    public static EnvironmentInfo Capture(ClientConnection connection)
+    {
+        ArgumentNullException.ThrowIfNull(connection);
+        return Capture(connection.BootstrapServers, connection.BrokerVersion) with
+        {
+            BrokerDescription = connection.BrokerDescription,
+            BrokerConfig = connection.BrokerConfig,
+        };
+    }
 
     internal static string ToolVersionOf() =>
         typeof(EnvironmentInfo).Assembly.GetName().Version?.ToString(3) ?? "0.0.0";

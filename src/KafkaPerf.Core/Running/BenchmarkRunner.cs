@@ -43,6 +43,8 @@ public sealed class BenchmarkRunner
         {
             if (!_registry.TryGet(name, out var factory))
                 errors.Add(new ValidationError(ValidationSeverity.Error, _registry.UnknownClientMessage(name)));
+            else if (factory.CheckAvailability() is { } unavailable)
+                errors.Add(new ValidationError(ValidationSeverity.Error, $"Client '{name}' cannot run here: {unavailable}"));
             else if (factory.RequiresBroker && string.IsNullOrWhiteSpace(_connection.BootstrapServers))
                 errors.Add(new ValidationError(ValidationSeverity.Error, $"Client '{name}' needs a Kafka broker: give one with --bootstrap host:port."));
         }
@@ -76,7 +78,11 @@ public sealed class BenchmarkRunner
             {
                 var client = _registry.Get(name).Create(_connection);
                 clients[name] = client;
-                infos[name] = new ClientInfo { Name = name, LibraryVersion = client.LibraryVersion, Capabilities = client.Capabilities };
+                infos[name] = new ClientInfo
+                {
+                    Name = name, LibraryVersion = client.LibraryVersion, Capabilities = client.Capabilities,
+                    Details = client.Details.Count > 0 ? client.Details : null,
+                };
             }
             Warn(warnings, progress, PlanWarnings(plan, clients.Values));
             progress.OnPlanStarted(plan);
@@ -123,7 +129,7 @@ public sealed class BenchmarkRunner
         {
             StartedAtUtc = started,
             FinishedAtUtc = DateTimeOffset.UtcNow,
-            Environment = EnvironmentInfo.Capture(_connection.BootstrapServers, _connection.BrokerVersion),
+            Environment = EnvironmentInfo.Capture(_connection),
             Plan = plan,
             Clients = [.. plan.Clients.Where(infos.ContainsKey).Select(c => infos[c])],
             Runs = runs,
@@ -140,7 +146,16 @@ public sealed class BenchmarkRunner
     {
         var cell = run.Cell;
         RunMeasurement measurement;
-        await client.CreateTopicAsync(new TopicSpec(run.Topic, plan.Partitions), cancellationToken);
+        try
+        {
+            await client.CreateTopicAsync(new TopicSpec(run.Topic, plan.Partitions), cancellationToken);
+        }
+        catch (Exception ex) when (ex is not OperationCanceledException)
+        {
+            // Not created here, so not deleted here either: it may be someone else's topic.
+            measurement = Failed(cell, $"creating topic '{run.Topic}' failed: {ex.GetType().Name}: {ex.Message}");
+            return (ToRecord(run, measurement), measurement);
+        }
         try
         {
             var context = new ScenarioContext
@@ -166,7 +181,7 @@ public sealed class BenchmarkRunner
         }
         catch (Exception ex) when (ex is not OperationCanceledException)
         {
-            measurement = new RunMeasurement { Sent = 0, Lost = cell.MessageCount, ElapsedSeconds = double.NaN, Error = $"{ex.GetType().Name}: {ex.Message}" };
+            measurement = Failed(cell, $"{ex.GetType().Name}: {ex.Message}");
         }
         finally
         {
@@ -174,6 +189,9 @@ public sealed class BenchmarkRunner
         }
         return (ToRecord(run, measurement), measurement);
     }
+
+    private static RunMeasurement Failed(PlanCell cell, string error) =>
+        new() { Sent = 0, Lost = cell.MessageCount, ElapsedSeconds = double.NaN, Error = error };
 
     private static async ValueTask DeleteTopicAsync(IBenchClient client, string topic, List<string> warnings, IBenchmarkProgress progress)
     {
@@ -237,6 +255,7 @@ public sealed class BenchmarkRunner
         bool consumes = plan.Scenarios.Any(s => s != ScenarioKind.Produce);
         foreach (var client in clients)
         {
+            foreach (var warning in client.Warnings) yield return warning;
             if (plan.UsePrefetch && consumes && !client.Capabilities.HasFlag(ClientCapabilities.Prefetch))
                 yield return $"Client '{client.Name}' has no prefetch: UsePrefetch is off for it.";
             if (plan.Scenarios.Contains(ScenarioKind.Produce) && !client.Capabilities.HasFlag(ClientCapabilities.DeliveryLatency))

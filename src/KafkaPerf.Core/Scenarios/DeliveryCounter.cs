@@ -11,6 +11,7 @@ internal sealed class DeliveryCounter : IDeliverySink
     private long _delivered;
     private long _failed;
     private string? _firstError;
+    private readonly Lock _latencyGate = new();
 
     public DeliveryCounter(IClock clock, long messageCount, bool trackLatency)
     {
@@ -37,7 +38,12 @@ internal sealed class DeliveryCounter : IDeliverySink
     public void OnDelivered(long key)
     {
         if (SendTimestamps is { } sent && (ulong)key < (ulong)sent.Length)
-            Latency!.RecordValue(_ticks.ToNanoseconds(_clock.GetTimestamp() - sent[key]));
+        {
+            long latency = _ticks.ToNanoseconds(_clock.GetTimestamp() - sent[key]);
+            // Reports may come from two threads at once (librdkafka serves them on its poll thread and inside a flush),
+            // and the histogram is single-writer; uncontended, the lock costs a few nanoseconds.
+            lock (_latencyGate) Latency!.RecordValue(latency);
+        }
         Interlocked.Increment(ref _delivered);
     }
 

@@ -134,11 +134,13 @@ public class ExporterTests
             {
                 Os = "Debian GNU/Linux 12", Architecture = "X64", ProcessorCount = 2, ProcessorName = "Test CPU", Runtime = ".NET 10.0.0",
                 MachineName = "ci", ToolVersion = "0.1.0", BootstrapServers = "127.0.0.1:9092", BrokerVersion = "4.1.0",
+                BrokerDescription = "embedded KRaft broker", BrokerConfig = new Dictionary<string, string> { ["num.partitions"] = "1" },
             },
             Plan = plan,
             Clients =
             [
                 new ClientInfo { Name = "confluent", LibraryVersion = "2.15.1", Capabilities = ClientCapabilities.DeliveryLatency,
+                    Details = new Dictionary<string, string> { ["librdkafka"] = "librdkafka 2.15.1 (KafkaPerf's build: /x/librdkafka.so.1)" },
                     ProducerConfig = new Dictionary<string, string> { ["acks"] = "0", ["linger.ms"] = "100" } },
                 new ClientInfo { Name = "knet", LibraryVersion = "3.3.1", Capabilities = ClientCapabilities.Prefetch | ClientCapabilities.DeliveryLatency },
             ],

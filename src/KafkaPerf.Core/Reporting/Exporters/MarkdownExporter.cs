@@ -27,14 +27,18 @@ public sealed class MarkdownExporter : ResultExporterBase
         if (result.Cancelled) writer.Write("> **Cancelled**: this result holds only the runs done before the cancellation.\n\n");
         writer.Write($"- Started {result.StartedAtUtc.ToString("u", CultureInfo.InvariantCulture)}, finished {result.FinishedAtUtc.ToString("u", CultureInfo.InvariantCulture)}; KafkaPerf {env.ToolVersion}\n");
         writer.Write($"- {env.Runtime} on {env.Os} ({env.Architecture}), {env.ProcessorCount} CPUs ({env.ProcessorName}), machine {env.MachineName}\n");
-        writer.Write($"- Broker: {env.BootstrapServers ?? "none"}{(env.BrokerVersion is null ? string.Empty : $" (Kafka {env.BrokerVersion})")}\n");
+        var brokerFacts = new[] { env.BrokerVersion is null ? null : $"Kafka {env.BrokerVersion}", env.BrokerDescription }.OfType<string>().ToList();
+        writer.Write($"- Broker: {env.BootstrapServers ?? "none"}{(brokerFacts.Count == 0 ? string.Empty : $" ({string.Join(", ", brokerFacts)})")}\n");
         writer.Write($"- Plan: {plan.Repeat} measured runs per client and cell{(plan.Warmup ? " after 1 excluded warm-up" : string.Empty)}, "
             + $"{plan.Order.ToString().ToLowerInvariant()} order, seed {F(plan.Seed)}, {plan.Payload.ToString().ToLowerInvariant()} payload, "
             + $"{F(plan.Partitions)} partition(s), tolerance ±{F(plan.Tolerance * 100, "0.#")} %\n\n");
 
-        writer.Write("| client | library version | capabilities |\n|---|---|---|\n");
+        writer.Write("| client | library version | capabilities | runs on |\n|---|---|---|---|\n");
         foreach (var client in result.Clients)
-            writer.Write($"| {client.Name} | {client.LibraryVersion} | {client.Capabilities} |\n");
+        {
+            var details = client.Details is { Count: > 0 } d ? string.Join("; ", d.Select(p => $"{p.Key}: {p.Value}")) : "–";
+            writer.Write($"| {client.Name} | {client.LibraryVersion} | {client.Capabilities} | {Escape(details)} |\n");
+        }
         writer.Write('\n');
 
         WriteRatioTables(result, writer);
