@@ -5,60 +5,124 @@ using Confluent.Kafka;
 namespace KafkaPerf.Adapters.Confluent;
 
 /// <summary>
-/// Binds Confluent.Kafka to a native librdkafka. The librdkafka.redist package is not on every package source
-/// (it is not on this project's build machines), so besides the redist layout the operating system's library is
-/// accepted: <c>KAFKAPERF_LIBRDKAFKA</c> (a full path) first, then <c>librdkafka.so.1</c> from the system
-/// (Debian/Ubuntu: <c>apt-get install librdkafka1</c>).
+/// Binds Confluent.Kafka to a native librdkafka, once per process, before any client exists. Tried in order:
+/// the file named by <c>KAFKAPERF_LIBRDKAFKA</c>; the project's build of librdkafka 2.15.1 (the version
+/// Confluent.Kafka 2.15.1 is built for, placed beside the assemblies by the build); the <c>librdkafka.redist</c>
+/// package's native asset; the operating system's library, with a warning in the result when it is another version.
 /// </summary>
-/// <remarks>Thread-safe; the binding happens once per process. The result records the librdkafka version in use,
-/// because the managed Confluent.Kafka version alone does not say which native code ran.</remarks>
+/// <remarks>Thread-safe. A failure is remembered: every later call throws the same one-line error.</remarks>
 public static class ConfluentNativeLibrary
 {
     /// <summary>The variable that names a librdkafka shared library explicitly.</summary>
     public const string PathVariable = "KAFKAPERF_LIBRDKAFKA";
 
-    private static readonly Lock Gate = new();
-    private static string? _version;
+    /// <summary>The librdkafka version Confluent.Kafka 2.15.1 is built and tested against.</summary>
+    public const string ExpectedVersion = "2.15.1";
 
-    /// <summary>Binds librdkafka if not done yet and returns its version.</summary>
-    /// <returns>The librdkafka version, e.g. <c>2.0.2</c>.</returns>
-    /// <exception cref="DllNotFoundException">No librdkafka was found; the message says how to install one.</exception>
-    public static string EnsureLoaded()
-    {
-        lock (Gate)
-        {
-            if (_version is not null) return _version;
-            NativeLibrary.SetDllImportResolver(typeof(Library).Assembly, Resolve);
-            try
-            {
-                _version = Library.VersionString;
-            }
-            catch (Exception ex) when (ex is DllNotFoundException or TypeInitializationException or EntryPointNotFoundException)
-            {
-                throw new DllNotFoundException(
-                    "librdkafka (the native library under Confluent.Kafka) was not found: install it (Debian/Ubuntu: apt-get install librdkafka1) "
-                    + $"or set {PathVariable} to the path of librdkafka.so.", ex);
-            }
-            return _version;
-        }
-    }
+    private static readonly Lock Gate = new();
+    private static LibrdkafkaBinding? _binding;
+    private static PrerequisiteException? _failure;
 
     /// <summary>The version of the managed Confluent.Kafka assembly.</summary>
     public static string ManagedVersion =>
         typeof(Library).Assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion.Split('+')[0]
         ?? typeof(Library).Assembly.GetName().Version?.ToString(3) ?? "unknown";
 
-    private static IntPtr Resolve(string name, Assembly assembly, DllImportSearchPath? searchPath)
+    /// <summary>Binds librdkafka if not done yet.</summary>
+    /// <returns>What was loaded, from where.</returns>
+    /// <exception cref="PrerequisiteException">No usable librdkafka; the message says what to set or run.</exception>
+    public static LibrdkafkaBinding EnsureLoaded()
     {
-        if (!name.Contains("rdkafka", StringComparison.OrdinalIgnoreCase)) return IntPtr.Zero;
-        if (Environment.GetEnvironmentVariable(PathVariable) is { Length: > 0 } explicitPath)
-            return NativeLibrary.Load(explicitPath);
-        // The redist layout (runtimes/<rid>/native) wins when present; the system library is the fallback.
-        if (NativeLibrary.TryLoad(name, assembly, searchPath, out var handle)) return handle;
-        foreach (var candidate in new[] { "librdkafka.so.1", "librdkafka.so", "librdkafka.dylib", "librdkafka.dll" })
+        lock (Gate)
         {
-            if (NativeLibrary.TryLoad(candidate, out handle)) return handle;
+            if (_binding is not null) return _binding;
+            if (_failure is not null) throw _failure;
+            try
+            {
+                _binding = Load();
+                return _binding;
+            }
+            catch (PrerequisiteException ex)
+            {
+                _failure = ex;
+                throw;
+            }
         }
-        return IntPtr.Zero;
+    }
+
+    private static LibrdkafkaBinding Load()
+    {
+        var (handle, path, origin) = Open();
+        var assembly = typeof(Library).Assembly;
+        // Every DllImport of Confluent.Kafka ("librdkafka") resolves to the one library chosen here.
+        NativeLibrary.SetDllImportResolver(assembly, (name, _, _) =>
+            name.Contains("rdkafka", StringComparison.OrdinalIgnoreCase) ? handle : IntPtr.Zero);
+        try
+        {
+            // Reading the version makes Confluent.Kafka initialise its bindings, which the resolver above points at
+            // the chosen file. Library.Load(path) is not used: on Linux it dlopens through an unversioned 'libdl',
+            // which glibc 2.34 and later (Debian 12) no longer provide, so it fails there.
+            return new LibrdkafkaBinding(Library.VersionString, path, origin, handle);
+        }
+        catch (Exception ex) when (ex is InvalidOperationException or EntryPointNotFoundException or DllNotFoundException
+                                       or FileLoadException or TypeInitializationException)
+        {
+            throw new PrerequisiteException(
+                $"librdkafka at '{path}' could not be used by Confluent.Kafka ({ex.Message.Split('\n')[0]}): run eng/build-librdkafka.sh, or set {PathVariable} to a librdkafka {ExpectedVersion} library.", ex);
+        }
+    }
+
+    private static (IntPtr Handle, string Path, LibrdkafkaOrigin Origin) Open()
+    {
+        if (Environment.GetEnvironmentVariable(PathVariable) is { Length: > 0 } explicitPath)
+        {
+            try
+            {
+                return (NativeLibrary.Load(explicitPath), Path.GetFullPath(explicitPath), LibrdkafkaOrigin.Variable);
+            }
+            catch (Exception ex) when (ex is DllNotFoundException or BadImageFormatException or ArgumentException)
+            {
+                throw new PrerequisiteException(
+                    $"{PathVariable} is '{explicitPath}', which could not be loaded as librdkafka: point it at a librdkafka shared library (e.g. librdkafka.so.1), or unset it to use the project's build.", ex);
+            }
+        }
+
+        foreach (var (candidate, origin) in BundledCandidates())
+        {
+            if (File.Exists(candidate) && NativeLibrary.TryLoad(candidate, out var handle)) return (handle, candidate, origin);
+        }
+
+        foreach (var name in new[] { "librdkafka.so.1", "librdkafka.1.dylib", "librdkafka.dylib", "librdkafka.dll" })
+        {
+            if (NativeLibrary.TryLoad(name, out var handle)) return (handle, LoadedPath(name) ?? name, LibrdkafkaOrigin.OperatingSystem);
+        }
+
+        throw new PrerequisiteException(
+            $"librdkafka (the native library under Confluent.Kafka) was not found: run eng/build-librdkafka.sh (builds {ExpectedVersion}), set {PathVariable} to a librdkafka shared library, or install your OS's package (Debian/Ubuntu: apt-get install librdkafka1).");
+    }
+
+    private static IEnumerable<(string Path, LibrdkafkaOrigin Origin)> BundledCandidates()
+    {
+        var baseDirectory = AppContext.BaseDirectory;
+        yield return (Path.Combine(baseDirectory, "librdkafka", "librdkafka.so.1"), LibrdkafkaOrigin.ProjectBuild);
+        var file = OperatingSystem.IsWindows() ? "librdkafka.dll" : OperatingSystem.IsMacOS() ? "librdkafka.dylib" : "librdkafka.so";
+        foreach (var rid in new[] { RuntimeInformation.RuntimeIdentifier, $"{Os()}-{RuntimeInformation.ProcessArchitecture.ToString().ToLowerInvariant()}" }.Distinct())
+            yield return (Path.Combine(baseDirectory, "runtimes", rid, "native", file), LibrdkafkaOrigin.Redist);
+    }
+
+    private static string Os() => OperatingSystem.IsWindows() ? "win" : OperatingSystem.IsMacOS() ? "osx" : "linux";
+
+    /// <summary>The file the dynamic loader picked for a bare name, from the process's memory map (Linux).</summary>
+    private static string? LoadedPath(string name)
+    {
+        const string maps = "/proc/self/maps";
+        if (!File.Exists(maps)) return null;
+        foreach (var line in File.ReadLines(maps))
+        {
+            int slash = line.IndexOf('/', StringComparison.Ordinal);
+            if (slash >= 0 && line.AsSpan(slash).EndsWith(name, StringComparison.Ordinal)) return line[slash..];
+            if (slash >= 0 && Path.GetFileName(line.AsSpan(slash)).StartsWith("librdkafka.so", StringComparison.Ordinal)) return line[slash..];
+        }
+        return null;
     }
 }

@@ -1,0 +1,36 @@
+namespace KafkaPerf.Adapters.Broker;
+
+/// <summary>How the embedded broker starts. Every property has a working default.</summary>
+public sealed record EmbeddedKafkaBrokerOptions
+{
+    /// <summary>Default heap: 1 GB, as Kafka's own start script.</summary>
+    public const int DefaultHeapMegabytes = 1024;
+
+    /// <summary>Java heap of the broker JVM, in megabytes (both <c>-Xms</c> and <c>-Xmx</c>, so it never resizes mid-run).</summary>
+    public int HeapMegabytes { get; init; } = DefaultHeapMegabytes;
+
+    /// <summary>How long the broker may take to answer an admin request before the start fails (default 60 s).</summary>
+    public TimeSpan StartTimeout { get; init; } = TimeSpan.FromSeconds(60);
+
+    /// <summary>An unpacked Kafka distribution to run from; <c>KAFKAPERF_KAFKA_HOME</c> or the fetched jars when <see langword="null"/>.</summary>
+    public string? KafkaHome { get; init; }
+
+    /// <summary>A Java installation; <c>JAVA_HOME</c>, then <c>PATH</c>, when <see langword="null"/>.</summary>
+    public string? JavaHome { get; init; }
+
+    /// <summary>Broker settings added to (or replacing) KafkaPerf's <c>server.properties</c>.</summary>
+    public IReadOnlyDictionary<string, string> ExtraConfig { get; init; } = new Dictionary<string, string>();
+
+    /// <summary>Where data folders are created; a <c>kafkaperf-brokers</c> folder in the temporary folder when <see langword="null"/>.</summary>
+    public string? DataRoot { get; init; }
+
+    /// <summary>Checks the options.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">A value is outside its range.</exception>
+    public void Validate()
+    {
+        if (HeapMegabytes < 128)
+            throw new ArgumentOutOfRangeException(nameof(HeapMegabytes), HeapMegabytes, "The broker heap must be at least 128 MB.");
+        if (StartTimeout <= TimeSpan.Zero)
+            throw new ArgumentOutOfRangeException(nameof(StartTimeout), StartTimeout, "The start timeout must be positive.");
+    }
+}

@@ -1,0 +1,200 @@
+using Confluent.Kafka;
+using Confluent.Kafka.Admin;
+using KafkaPerf.Clients;
+
+namespace KafkaPerf.Adapters.Confluent;
+
+/// <summary>
+/// The <c>confluent</c> client: Confluent.Kafka over librdkafka. One admin client per plan creates and deletes
+/// the runs' topics and waits until metadata shows them (or their absence).
+/// </summary>
+internal sealed class ConfluentClient : IBenchClient
+{
+    private static readonly TimeSpan MetadataPoll = TimeSpan.FromMilliseconds(20);
+
+    private readonly string _bootstrap;
+    private readonly LibrdkafkaBinding _binding;
+    private readonly ConfluentClientOptions _options;
+    private readonly IAdminClient _admin;
+
+    public ConfluentClient(ClientConnection connection, LibrdkafkaBinding binding, ConfluentClientOptions options)
+    {
+        _bootstrap = connection.BootstrapServers
+            ?? throw new ArgumentException("The confluent client needs bootstrap servers.", nameof(connection));
+        _binding = binding;
+        _options = options;
+        _admin = BuildAdmin(_bootstrap);
+        try
+        {
+            Probe(_admin, _bootstrap, options.ConnectTimeout);
+        }
+        catch
+        {
+            _admin.Dispose();
+            throw;
+        }
+        Details = new Dictionary<string, string>(StringComparer.Ordinal)
+        {
+            ["Confluent.Kafka"] = ConfluentNativeLibrary.ManagedVersion,
+            ["librdkafka"] = binding.Describe(),
+        };
+        Warnings = binding.Warning is { } warning ? [warning] : [];
+    }
+
+    public string Name => ConfluentClientFactory.ClientName;
+
+    public string LibraryVersion => $"Confluent.Kafka {ConfluentNativeLibrary.ManagedVersion}, librdkafka {_binding.Version}";
+
+    public ClientCapabilities Capabilities => ClientCapabilities.DeliveryLatency;
+
+    public IReadOnlyDictionary<string, string> Details { get; }
+
+    public IReadOnlyList<string> Warnings { get; }
+
+    public IBenchProducer CreateProducer(ProducerSpec spec, IDeliverySink sink)
+    {
+        ArgumentNullException.ThrowIfNull(spec);
+        ArgumentNullException.ThrowIfNull(sink);
+        return new ConfluentProducer(spec, sink, _bootstrap, _binding, _options.MetadataTimeout);
+    }
+
+    public IBenchConsumer CreateConsumer(ConsumerSpec spec)
+    {
+        ArgumentNullException.ThrowIfNull(spec);
+        return new ConfluentConsumer(spec, _bootstrap, _binding);
+    }
+
+    public async ValueTask CreateTopicAsync(TopicSpec topic, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(topic);
+        try
+        {
+            await _admin.CreateTopicsAsync(
+                [new TopicSpecification { Name = topic.Name, NumPartitions = topic.Partitions, ReplicationFactor = topic.ReplicationFactor }],
+                new CreateTopicsOptions { RequestTimeout = _options.MetadataTimeout, OperationTimeout = _options.MetadataTimeout }).ConfigureAwait(false);
+        }
+        catch (CreateTopicsException ex) when (ex.Results.Any(r => r.Error.Code == ErrorCode.TopicAlreadyExists))
+        {
+            throw new InvalidOperationException(
+                $"Topic '{topic.Name}' already exists (left from an earlier run with --keep-topics?): delete it, or choose another topic prefix.", ex);
+        }
+        await WaitForMetadataAsync(topic.Name, present: true, cancellationToken).ConfigureAwait(false);
+    }
+
+    public async ValueTask DeleteTopicAsync(string topic, CancellationToken cancellationToken)
+    {
+        try
+        {
+            await _admin.DeleteTopicsAsync([topic], new DeleteTopicsOptions { RequestTimeout = _options.MetadataTimeout, OperationTimeout = _options.MetadataTimeout })
+                .ConfigureAwait(false);
+        }
+        catch (DeleteTopicsException ex) when (ex.Results.All(r => r.Error.Code == ErrorCode.UnknownTopicOrPart))
+        {
+            return;
+        }
+        await WaitForMetadataAsync(topic, present: false, cancellationToken).ConfigureAwait(false);
+    }
+
+    public ValueTask DisposeAsync()
+    {
+        _admin.Dispose();
+        return ValueTask.CompletedTask;
+    }
+
+    /// <summary>Makes a client handle fetch a topic's metadata and waits until every partition has a leader,
+    /// so that the handle's first produce to it does not wait for metadata.</summary>
+    /// <param name="handle">The producer's (or consumer's) own handle.</param>
+    /// <param name="topic">The topic.</param>
+    /// <param name="timeout">How long to wait.</param>
+    /// <exception cref="TimeoutException">The topic did not show up with leaders in time.</exception>
+    internal static void AwaitTopicMetadata(Handle handle, string topic, TimeSpan timeout)
+    {
+        using var admin = new DependentAdminClientBuilder(handle).Build();
+        var deadline = DateTime.UtcNow + timeout;
+        string last = "no answer";
+        while (true)
+        {
+            try
+            {
+                if (IsReady(admin.GetMetadata(topic, Remaining(deadline)), topic, out last)) return;
+            }
+            catch (KafkaException ex)
+            {
+                last = ex.Error.Reason;
+            }
+            if (DateTime.UtcNow >= deadline)
+                throw new TimeoutException($"The metadata of topic '{topic}' showed no leader for every partition within {timeout.TotalSeconds:0.#} s ({last}).");
+            Thread.Sleep(MetadataPoll);
+        }
+    }
+
+    /// <summary>Checks that a broker answers a metadata request at <paramref name="bootstrap"/>.</summary>
+    /// <param name="bootstrap">Bootstrap servers.</param>
+    /// <param name="timeout">How long to try.</param>
+    /// <returns>The number of brokers in the cluster.</returns>
+    /// <exception cref="PrerequisiteException">No broker answered in time; one line says what to check.</exception>
+    internal static int Probe(string bootstrap, TimeSpan timeout)
+    {
+        using var admin = BuildAdmin(bootstrap);
+        return Probe(admin, bootstrap, timeout);
+    }
+
+    private static int Probe(IAdminClient admin, string bootstrap, TimeSpan timeout)
+    {
+        try
+        {
+            return admin.GetMetadata(timeout).Brokers.Count;
+        }
+        catch (KafkaException ex)
+        {
+            throw new PrerequisiteException(
+                $"No Kafka broker answered at '{bootstrap}' within {timeout.TotalSeconds:0.#} s ({ex.Error.Reason}): check --bootstrap, or leave it out to use the embedded broker.", ex);
+        }
+    }
+
+    private static IAdminClient BuildAdmin(string bootstrap) =>
+        new AdminClientBuilder(ConfluentSettings.Admin(bootstrap)).SetLogHandler(static (_, _) => { }).Build();
+
+    private async Task WaitForMetadataAsync(string topic, bool present, CancellationToken cancellationToken)
+    {
+        var deadline = DateTime.UtcNow + _options.MetadataTimeout;
+        string last = "no answer";
+        while (true)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            try
+            {
+                var metadata = _admin.GetMetadata(topic, Remaining(deadline));
+                if (present ? IsReady(metadata, topic, out last) : IsAbsent(metadata, topic, out last)) return;
+            }
+            catch (KafkaException ex)
+            {
+                last = ex.Error.Reason;
+            }
+            if (DateTime.UtcNow >= deadline)
+                throw new TimeoutException(
+                    $"Topic '{topic}' was not {(present ? "ready" : "gone")} in the metadata within {_options.MetadataTimeout.TotalSeconds:0.#} s ({last}).");
+            await Task.Delay(MetadataPoll, cancellationToken).ConfigureAwait(false);
+        }
+    }
+
+    private static bool IsReady(Metadata metadata, string topic, out string state)
+    {
+        var found = metadata.Topics.FirstOrDefault(t => t.Topic == topic);
+        state = found is null ? "not listed" : found.Error.IsError ? found.Error.Reason : $"{found.Partitions.Count} partitions";
+        return found is { Error.IsError: false, Partitions.Count: > 0 } && found.Partitions.All(p => p.Leader >= 0 && !p.Error.IsError);
+    }
+
+    private static bool IsAbsent(Metadata metadata, string topic, out string state)
+    {
+        var found = metadata.Topics.FirstOrDefault(t => t.Topic == topic);
+        state = found is null ? "not listed" : found.Error.IsError ? found.Error.Reason : "still listed";
+        return found is null || found.Error.Code == ErrorCode.UnknownTopicOrPart;
+    }
+
+    private static TimeSpan Remaining(DateTime deadline)
+    {
+        var left = deadline - DateTime.UtcNow;
+        return left > TimeSpan.FromMilliseconds(100) ? left : TimeSpan.FromMilliseconds(100);
+    }
+}

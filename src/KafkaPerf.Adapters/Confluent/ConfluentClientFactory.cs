@@ -1,0 +1,52 @@
+using KafkaPerf.Clients;
+
+namespace KafkaPerf.Adapters.Confluent;
+
+/// <summary>Creates the <c>confluent</c> client (Confluent.Kafka over librdkafka).</summary>
+/// <param name="options">Timeouts; defaults when omitted.</param>
+public sealed class ConfluentClientFactory(ConfluentClientOptions? options = null) : IBenchClientFactory
+{
+    /// <summary>The registration name.</summary>
+    public const string ClientName = "confluent";
+
+    private readonly ConfluentClientOptions _options = options ?? new ConfluentClientOptions();
+
+    /// <inheritdoc />
+    public string Name => ClientName;
+
+    /// <inheritdoc />
+    public string Description => $"Confluent.Kafka {ConfluentNativeLibrary.ManagedVersion} over librdkafka (P/Invoke)";
+
+    /// <inheritdoc />
+    public bool RequiresBroker => true;
+
+    /// <inheritdoc />
+    public string? CheckAvailability()
+    {
+        try
+        {
+            ConfluentNativeLibrary.EnsureLoaded();
+            return null;
+        }
+        catch (PrerequisiteException ex)
+        {
+            return ex.Message;
+        }
+    }
+
+    /// <inheritdoc />
+    /// <exception cref="PrerequisiteException">librdkafka is missing, or no broker answered within the connect timeout.</exception>
+    public IBenchClient Create(ClientConnection connection) =>
+        new ConfluentClient(connection, ConfluentNativeLibrary.EnsureLoaded(), _options);
+
+    /// <summary>Checks that a Kafka broker answers a metadata request, within a bounded time.</summary>
+    /// <param name="bootstrap">Bootstrap servers, <c>host:port,…</c>.</param>
+    /// <param name="timeout">How long to try.</param>
+    /// <returns>The number of brokers in the cluster.</returns>
+    /// <exception cref="PrerequisiteException">librdkafka is missing, or no broker answered in time.</exception>
+    public static int ProbeBroker(string bootstrap, TimeSpan timeout)
+    {
+        ConfluentNativeLibrary.EnsureLoaded();
+        return ConfluentClient.Probe(bootstrap, timeout);
+    }
+}

@@ -1,0 +1,98 @@
+using System.Buffers.Binary;
+using System.Runtime.InteropServices;
+using Confluent.Kafka;
+using KafkaPerf.Clients;
+
+namespace KafkaPerf.Adapters.Confluent;
+
+/// <summary>
+/// <c>confluent</c>'s producer: the delivery-handler <c>Produce</c> overload (no Task per record), one reused
+/// message, key buffer and handler, and on <c>Local: Queue full</c> a poll and a retry instead of a failure.
+/// </summary>
+/// <remarks>Before the constructor returns, the producer's own handle has fetched the topic's metadata, so the first
+/// timed send never waits for it. <see cref="Send"/> runs on one thread; delivery reports arrive on Confluent.Kafka's
+/// poll thread.</remarks>
+internal sealed class ConfluentProducer : IBenchProducer
+{
+    private static readonly TimeSpan QueueFullWait = TimeSpan.FromMilliseconds(50);
+
+    private readonly IProducer<long, byte[]> _producer;
+    private readonly TopicPartition _topicPartition;
+    private readonly Message<long, byte[]> _message = new() { Headers = [] };
+    private readonly Action<DeliveryReport<long, byte[]>> _onDelivery;
+    private ReadOnlyMemory<byte> _value;
+
+    public ConfluentProducer(ProducerSpec spec, IDeliverySink sink, string bootstrap, LibrdkafkaBinding binding, TimeSpan metadataTimeout)
+    {
+        var settings = ConfluentSettings.Producer(bootstrap, spec.Settings);
+        EffectiveConfig = LibrdkafkaConfigDump.Effective(binding, settings);
+        _topicPartition = new TopicPartition(spec.Topic, Partition.Any);
+        _onDelivery = report =>
+        {
+            if (report.Error.IsError) sink.OnDeliveryFailed(report.Message.Key, report.Error.Reason);
+            else sink.OnDelivered(report.Message.Key);
+        };
+        _producer = new ProducerBuilder<long, byte[]>(settings)
+            .SetKeySerializer(new BigEndianKeySerializer())
+            .SetValueSerializer(Serializers.ByteArray)
+            .SetLogHandler(static (_, _) => { })
+            .Build();
+        try
+        {
+            ConfluentClient.AwaitTopicMetadata(_producer.Handle, spec.Topic, metadataTimeout);
+        }
+        catch
+        {
+            _producer.Dispose();
+            throw;
+        }
+    }
+
+    public IReadOnlyDictionary<string, string> EffectiveConfig { get; }
+
+    public void Send(long key, ReadOnlyMemory<byte> value)
+    {
+        if (!value.Equals(_value))
+        {
+            _value = value;
+            _message.Value = WholeArray(value);
+        }
+        _message.Key = key;
+        while (true)
+        {
+            try
+            {
+                _producer.Produce(_topicPartition, _message, _onDelivery);
+                return;
+            }
+            catch (ProduceException<long, byte[]> ex) when (ex.Error.Code == ErrorCode.Local_QueueFull)
+            {
+                // librdkafka's queue is full: wait for delivery reports to drain some, then send again.
+                _producer.Poll(QueueFullWait);
+            }
+        }
+    }
+
+    public void Flush(CancellationToken cancellationToken) => _producer.Flush(cancellationToken);
+
+    public void Dispose() => _producer.Dispose();
+
+    /// <summary>The payload as an array of its exact length; librdkafka copies it on every produce.</summary>
+    private static byte[] WholeArray(ReadOnlyMemory<byte> value) =>
+        MemoryMarshal.TryGetArray(value, out var segment) && segment.Offset == 0 && segment.Count == segment.Array!.Length
+            ? segment.Array
+            : value.ToArray();
+
+    /// <summary>Kafka's <c>LongSerializer</c> layout (8 bytes, big-endian) into one reused buffer: librdkafka copies
+    /// the key during <c>Produce</c>, and sends come from one thread.</summary>
+    private sealed class BigEndianKeySerializer : ISerializer<long>
+    {
+        private readonly byte[] _buffer = new byte[sizeof(long)];
+
+        public byte[] Serialize(long data, SerializationContext context)
+        {
+            BinaryPrimitives.WriteInt64BigEndian(_buffer, data);
+            return _buffer;
+        }
+    }
+}

@@ -1,0 +1,103 @@
+using System.Diagnostics;
+using KafkaPerf.Adapters.Broker;
+using KafkaPerf.Adapters.Jvm;
+
+namespace KafkaPerf.Adapters.Tests.Broker;
+
+public class EmbeddedKafkaBrokerTests
+{
+    [Fact]
+    public async Task StartAsync_ThenDispose_LeavesNoJvmAndNoDataFolder()
+    {
+        var broker = await EmbeddedKafkaBroker.StartAsync(new EmbeddedKafkaBrokerOptions { HeapMegabytes = 256 }, TestPaths.Timeout());
+        int pid = broker.ProcessId;
+        string data = broker.DataDirectory;
+        Assert.True(IsRunning(pid));
+        Assert.True(File.Exists(broker.LogFile));
+        Assert.StartsWith("127.0.0.1:", broker.BootstrapServers, StringComparison.Ordinal);
+        Assert.NotEqual("127.0.0.1:9092", broker.BootstrapServers);
+        Assert.Equal(broker.Jars.KafkaVersion, broker.KafkaVersion);
+        Assert.Equal("false", broker.Config["auto.create.topics.enable"]);
+
+        await broker.DisposeAsync();
+
+        Assert.False(IsRunning(pid));
+        Assert.False(Directory.Exists(data));
+    }
+
+    [Fact]
+    public async Task StartAsync_ConfigKafkaRejects_FailsWithTheBrokerLogTailAndCleansUp()
+    {
+        var root = Directory.CreateTempSubdirectory("kafkaperf-broker-test-");
+        try
+        {
+            var options = new EmbeddedKafkaBrokerOptions
+            {
+                HeapMegabytes = 256,
+                DataRoot = root.FullName,
+                ExtraConfig = new Dictionary<string, string> { ["num.network.threads"] = "-3" },
+            };
+
+            var ex = await Assert.ThrowsAsync<BrokerStartException>(() => EmbeddedKafkaBroker.StartAsync(options, TestPaths.Timeout()));
+
+            Assert.Contains("did not start", ex.Summary, StringComparison.Ordinal);
+            Assert.Contains("num.network.threads", ex.Message, StringComparison.Ordinal);
+            Assert.Contains("--- last lines of the", ex.Message, StringComparison.Ordinal);
+            Assert.Empty(root.GetDirectories());
+        }
+        finally
+        {
+            root.Delete(recursive: true);
+        }
+    }
+
+    [Fact]
+    public async Task StartAsync_KafkaHomeWithoutJars_OneLineNamingTheVariable()
+    {
+        var empty = Directory.CreateTempSubdirectory("kafkaperf-kafka-home-");
+        try
+        {
+            var ex = await Assert.ThrowsAsync<PrerequisiteException>(() =>
+                EmbeddedKafkaBroker.StartAsync(new EmbeddedKafkaBrokerOptions { KafkaHome = empty.FullName }, TestPaths.Timeout()));
+
+            Assert.StartsWith($"KAFKAPERF_KAFKA_HOME is '{empty.FullName}'", ex.Message, StringComparison.Ordinal);
+            Assert.DoesNotContain('\n', ex.Message);
+        }
+        finally
+        {
+            empty.Delete();
+        }
+    }
+
+    [Fact]
+    public void FindJavaExecutable_JavaHomeWithoutJava_OneLineNamingJavaHome()
+    {
+        var ex = Assert.Throws<PrerequisiteException>(() => JavaLocator.FindJavaExecutable("/nonexistent/jdk"));
+
+        Assert.StartsWith("JAVA_HOME is '/nonexistent/jdk', but it has no bin/java", ex.Message, StringComparison.Ordinal);
+        Assert.DoesNotContain('\n', ex.Message);
+    }
+
+    [Fact]
+    public void Locate_FetchedJars_FindsKafka431()
+    {
+        var jars = KafkaJars.Locate();
+
+        Assert.Equal("4.3.1", jars.KafkaVersion);
+        Assert.True(File.Exists(KafkaJars.ProjectJar));
+        Assert.True(Directory.GetFiles(jars.LibsDirectory, "*.jar").Length >= 90);
+    }
+
+    internal static bool IsRunning(int pid)
+    {
+        try
+        {
+            using var process = Process.GetProcessById(pid);
+            return !process.HasExited;
+        }
+        catch (ArgumentException)
+        {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,173 @@
+using Confluent.Kafka;
+using KafkaPerf.Adapters.Confluent;
+using KafkaPerf.Clients;
+using KafkaPerf.Running;
+using KafkaPerf.Scenarios;
+
+namespace KafkaPerf.Adapters.Tests.Confluent;
+
+[Collection(BrokerCollectionDefinition.Name)]
+public class ConfluentClientTests(BrokerFixture fixture)
+{
+    private ClientConnection Connection => new(fixture.Broker.BootstrapServers, fixture.Broker.KafkaVersion);
+
+    [Fact]
+    public async Task Consume_100kRecords_EveryKeyExactlyOnceAndEveryPayloadIntact()
+    {
+        await using var client = new ConfluentClientFactory().Create(Connection);
+        var topic = "kafkaperf-test-" + Guid.NewGuid().ToString("N");
+        await client.CreateTopicAsync(new TopicSpec(topic), TestPaths.Timeout());
+        try
+        {
+            var payload = new byte[1000];
+            new Random(7).NextBytes(payload);
+            var context = new ScenarioContext
+            {
+                Client = client, Topic = topic, MessageCount = 100_000, Payload = payload,
+                Settings = ClientSettings.ClientDefaults, CheckPayload = true,
+            };
+
+            var m = Scenario.Consume.Run(context, TestPaths.Timeout());
+
+            Assert.Null(m.Error);
+            Assert.Equal(100_000, m.Delivered);
+            Assert.Equal(100_000, m.Received);
+            Assert.Equal(0, m.Lost);
+            Assert.Equal(0, m.Duplicates);
+            Assert.Equal(0, m.Unexpected);
+            Assert.Equal(0, m.PayloadMismatches);
+            Assert.True(m.ElapsedSeconds > 0);
+            Assert.Equal("smallest", m.ConsumerConfig!["auto.offset.reset"]);
+        }
+        finally
+        {
+            await client.DeleteTopicAsync(topic, TestPaths.Timeout());
+        }
+    }
+
+    [Fact]
+    public async Task Produce_OneMillionWithDefaultQueueLimits_EveryRecordAcknowledged()
+    {
+        await using var client = new ConfluentClientFactory().Create(Connection);
+        var topic = "kafkaperf-test-" + Guid.NewGuid().ToString("N");
+        await client.CreateTopicAsync(new TopicSpec(topic), TestPaths.Timeout());
+        try
+        {
+            var context = new ScenarioContext
+            {
+                Client = client, Topic = topic, MessageCount = 1_000_000, Payload = new byte[100], Settings = ClientSettings.ClientDefaults,
+            };
+
+            var m = Scenario.Produce.Run(context, TestPaths.Timeout());
+
+            Assert.Null(m.Error);
+            Assert.Equal(1_000_000, m.Delivered);
+            Assert.Equal(0, m.Lost);
+            // librdkafka's default queue holds 100 000 records, so this run must have waited for room and retried.
+            Assert.Equal("100000", m.ProducerConfig!["queue.buffering.max.messages"]);
+            Assert.Equal(1_000_000, m.Latency!.TotalCount);
+        }
+        finally
+        {
+            await client.DeleteTopicAsync(topic, TestPaths.Timeout());
+        }
+    }
+
+    [Fact]
+    public async Task RunAsync_ThreeScenariosTwoSizesThreeRepeats_AllSucceedAndEveryTopicIsDeleted()
+    {
+        var prefix = "kafkaperf-e2e-" + Guid.NewGuid().ToString("N")[..8];
+        var plan = new BenchmarkPlanBuilder()
+            .Clients("confluent")
+            .Scenarios(ScenarioKind.Produce, ScenarioKind.Consume, ScenarioKind.Roundtrip)
+            .MessageCounts(2_000).PayloadSizes(100, 100_000).Repeat(3)
+            .Topics(prefix)
+            .Consume(checkPayload: true)
+            .Build();
+        var registry = new ClientRegistry([new ConfluentClientFactory()]);
+
+        var result = await new BenchmarkRunner(registry, Connection with { BrokerDescription = "embedded" }).RunAsync(plan, cancellationToken: TestPaths.Timeout(5));
+
+        Assert.Equal(3 * 2 * (3 + 1), result.Runs.Count);
+        Assert.All(result.Runs, r => Assert.True(r.Succeeded, $"run {r.Sequence} ({r.Scenario}, {r.PayloadBytes} B) failed: {r.Error}"));
+        Assert.All(result.Runs.Where(r => r.Scenario != ScenarioKind.Produce), r => Assert.Equal(2_000, r.Received));
+        Assert.All(result.Cells, c => Assert.Equal(3, c.Runs));
+        var info = Assert.Single(result.Clients);
+        Assert.Contains("librdkafka 2.15.1", info.LibraryVersion, StringComparison.Ordinal);
+        Assert.StartsWith("librdkafka 2.15.1 (KafkaPerf's build", info.Details!["librdkafka"], StringComparison.Ordinal);
+        Assert.DoesNotContain(result.Warnings, w => w.Contains("librdkafka", StringComparison.Ordinal));
+        Assert.Equal("4.3.1", result.Environment.BrokerVersion);
+        Assert.NotNull(info.ProducerConfig);
+        Assert.NotNull(info.ConsumerConfig);
+
+        using var admin = new AdminClientBuilder(new AdminClientConfig { BootstrapServers = fixture.Broker.BootstrapServers }).Build();
+        var left = admin.GetMetadata(TimeSpan.FromSeconds(10)).Topics.Select(t => t.Topic).Where(t => t.StartsWith(prefix, StringComparison.Ordinal));
+        Assert.Empty(left);
+    }
+
+    [Fact]
+    public async Task CreateTopicAsync_TopicExists_FailsWithoutTouchingIt()
+    {
+        await using var client = new ConfluentClientFactory().Create(Connection);
+        var topic = "kafkaperf-test-" + Guid.NewGuid().ToString("N");
+        await client.CreateTopicAsync(new TopicSpec(topic), TestPaths.Timeout());
+        try
+        {
+            var ex = await Assert.ThrowsAsync<InvalidOperationException>(async () => await client.CreateTopicAsync(new TopicSpec(topic), TestPaths.Timeout()));
+
+            Assert.Contains("already exists", ex.Message, StringComparison.Ordinal);
+        }
+        finally
+        {
+            await client.DeleteTopicAsync(topic, TestPaths.Timeout());
+        }
+    }
+
+    [Fact]
+    public async Task CreateProducer_CommonSettings_MappedToLibrdkafkaKeysWithEveryDefaultRecorded()
+    {
+        await using var client = new ConfluentClientFactory().Create(Connection);
+        var topic = "kafkaperf-test-" + Guid.NewGuid().ToString("N");
+        await client.CreateTopicAsync(new TopicSpec(topic), TestPaths.Timeout());
+        try
+        {
+            var settings = new ClientSettings
+            {
+                Acks = AcksMode.Leader, LingerMs = 100, BatchSizeBytes = 1_000_000, MaxInFlight = 5, Compression = CompressionCodec.Lz4,
+                SendBufferBytes = 1 << 20, Overrides = new Dictionary<string, string> { ["queue.buffering.max.messages"] = "12345" },
+            };
+
+            using var producer = client.CreateProducer(new ProducerSpec(topic, settings), new IgnoringSink());
+            var config = producer.EffectiveConfig;
+
+            Assert.Equal("1", config["acks"]);
+            Assert.Equal("1", config["request.required.acks"]);
+            Assert.Equal("100", config["linger.ms"]);
+            Assert.Equal("100", config["queue.buffering.max.ms"]);
+            Assert.Equal("1000000", config["batch.size"]);
+            Assert.Equal("5", config["max.in.flight.requests.per.connection"]);
+            Assert.Equal("lz4", config["compression.type"]);
+            Assert.Equal("lz4", config["compression.codec"]);
+            Assert.Equal("1048576", config["socket.send.buffer.bytes"]);
+            Assert.Equal("12345", config["queue.buffering.max.messages"]);
+            Assert.Equal("false", config["enable.idempotence"]);
+            Assert.True(config.Count > 100, $"only {config.Count} keys: librdkafka's defaults are missing");
+            Assert.DoesNotContain(config, pair => pair.Key.EndsWith("_cb", StringComparison.Ordinal));
+        }
+        finally
+        {
+            await client.DeleteTopicAsync(topic, TestPaths.Timeout());
+        }
+    }
+
+    private sealed class IgnoringSink : IDeliverySink
+    {
+        public void OnDelivered(long key)
+        {
+        }
+
+        public void OnDeliveryFailed(long key, string reason)
+        {
+        }
+    }
+}
