@@ -1,4 +1,6 @@
 using System.CommandLine;
+using KafkaPerf.Adapters.Broker;
+using KafkaPerf.Adapters.Confluent;
 using KafkaPerf.Cli.Commands;
 using KafkaPerf.Clients;
 using Microsoft.Extensions.DependencyInjection;
@@ -14,15 +16,19 @@ internal static class Program
         var builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { Args = [], DisableDefaults = false });
         // Logs stay out of the way of the tables; --verbose will raise this once the CLI grows.
         builder.Logging.SetMinimumLevel(LogLevel.Warning);
+        builder.Services.AddConfluentClient();
         builder.Services.AddInMemoryClient();
         builder.Services.AddTransient<RunCommand>();
         builder.Services.AddTransient<ClientsCommand>();
+        builder.Services.AddTransient<BrokerCommand>();
+        builder.Services.AddSingleton(new EmbeddedKafkaBrokerOptions());
         using var host = builder.Build();
 
         var root = new RootCommand("dotnet kafkaperf: benchmark Kafka clients side by side.")
         {
             host.Services.GetRequiredService<RunCommand>().Build(),
             host.Services.GetRequiredService<ClientsCommand>().Build(),
+            host.Services.GetRequiredService<BrokerCommand>().Build(),
         };
         // Ctrl+C cancels the token the actions receive; the runner then stops and the partial result is saved.
         return await root.Parse(args).InvokeAsync();

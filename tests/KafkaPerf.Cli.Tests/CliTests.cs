@@ -29,6 +29,10 @@ public class CliTests
     [InlineData("--scenarios", "fly", "Unknown scenario 'fly'")]
     [InlineData("--format", "xml", "Unknown format 'xml'")]
     [InlineData("--repeat", "0", "Repeat 0 is below 1")]
+    [InlineData("--acks", "2", "Unknown acks '2'")]
+    [InlineData("--compression", "brotli", "Unknown compression 'brotli'")]
+    [InlineData("-X", "linger.ms=5", "is not client:key=value")]
+    [InlineData("--broker-heap", "64", "Broker heap 64 MB is too small")]
     public async Task Run_BadInput_OneLineAndExitCode2AndNoFiles(string flag, string value, string expected)
     {
         var output = Path.Combine(Path.GetTempPath(), "kafkaperf-cli-" + Guid.NewGuid().ToString("N"));
@@ -47,7 +51,7 @@ public class CliTests
         var output = Directory.CreateTempSubdirectory("kafkaperf-cli-");
         try
         {
-            var (exit, stdout, _) = await RunAsync("run", "--messages", "2000", "--sizes", "100,1000", "--repeat", "2", "--quiet", "--output", output.FullName);
+            var (exit, stdout, _) = await RunAsync("run", "--clients", "inmemory", "--messages", "2000", "--sizes", "100,1000", "--repeat", "2", "--quiet", "--output", output.FullName);
 
             Assert.Equal(0, exit);
             Assert.Contains("## Per-client statistics", stdout, StringComparison.Ordinal);
@@ -62,11 +66,13 @@ public class CliTests
     }
 
     [Fact]
-    public async Task Clients_ListsInMemory()
+    public async Task Clients_ListsConfluentAndInMemoryAsReady()
     {
         var (exit, stdout, _) = await RunAsync("clients");
 
         Assert.Equal(0, exit);
         Assert.Contains("inmemory", stdout, StringComparison.Ordinal);
+        Assert.Contains("confluent    needs a broker  Confluent.Kafka 2.15.1", stdout, StringComparison.Ordinal);
+        Assert.DoesNotContain("cannot run here", stdout, StringComparison.Ordinal);
     }
 }

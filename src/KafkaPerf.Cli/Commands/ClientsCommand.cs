@@ -3,16 +3,20 @@ using KafkaPerf.Clients;
 
 namespace KafkaPerf.Cli.Commands;
 
-/// <summary><c>clients</c>: lists the registered clients.</summary>
+/// <summary><c>clients</c>: lists the registered clients and whether each can run on this machine.</summary>
 internal sealed class ClientsCommand(ClientRegistry registry)
 {
     public Command Build()
     {
-        var command = new Command("clients", "List the registered clients.");
+        var command = new Command("clients", "List the registered clients and whether they can run here.");
         command.SetAction(_ =>
         {
             foreach (var factory in registry.Factories)
+            {
+                var problem = factory.CheckAvailability();
                 Console.WriteLine($"{factory.Name,-12} {(factory.RequiresBroker ? "needs a broker" : "no broker"),-15} {factory.Description}");
+                Console.WriteLine($"{string.Empty,-12} {(problem is null ? "ready" : "cannot run here: " + problem)}");
+            }
             return ExitCodes.Success;
         });
         return command;

@@ -1,5 +1,7 @@
 using System.CommandLine;
 using System.Globalization;
+using KafkaPerf.Adapters;
+using KafkaPerf.Adapters.Broker;
 using KafkaPerf.Clients;
 using KafkaPerf.Reporting;
 using KafkaPerf.Reporting.Exporters;
@@ -8,28 +10,50 @@ using KafkaPerf.Scenarios;
 
 namespace KafkaPerf.Cli.Commands;
 
-/// <summary><c>run</c>: the seed benchmark as a matrix.</summary>
+/// <summary><c>run</c>: the seed benchmark as a matrix, on the embedded broker unless <c>--bootstrap</c> names a cluster.</summary>
 internal sealed class RunCommand
 {
-    private static readonly Option<string> Clients = new("--clients") { Description = "Clients to compare, comma-separated; the first is the baseline.", DefaultValueFactory = _ => "inmemory" };
+    /// <summary>The client the main job benchmarks when none is named.</summary>
+    public const string DefaultClients = "confluent";
+
+    private static readonly Option<string> Clients = new("--clients") { Description = "Clients to compare, comma-separated; the first is the baseline.", DefaultValueFactory = _ => DefaultClients };
     private static readonly Option<string> Scenarios = new("--scenarios") { Description = "produce, consume, roundtrip (comma-separated).", DefaultValueFactory = _ => "produce,consume,roundtrip" };
     private static readonly Option<string> Sizes = new("--sizes") { Description = "Payload sizes in bytes, comma-separated.", DefaultValueFactory = _ => "100,1000,10000" };
     private static readonly Option<string> Messages = new("--messages") { Description = "Messages per run, comma-separated.", DefaultValueFactory = _ => "10000" };
     private static readonly Option<int> Repeat = new("--repeat") { Description = "Measured runs per client and cell.", DefaultValueFactory = _ => 5 };
-    private static readonly Option<string?> Bootstrap = new("--bootstrap") { Description = "Kafka bootstrap servers host:port." };
+    private static readonly Option<string?> Bootstrap = new("--bootstrap") { Description = "An existing Kafka cluster (host:port,…); without it an embedded broker starts." };
+    private static readonly Option<int> BrokerHeap = new("--broker-heap") { Description = "Java heap of the embedded broker, in MB.", DefaultValueFactory = _ => EmbeddedKafkaBrokerOptions.DefaultHeapMegabytes };
+    private static readonly Option<string?> Acks = new("--acks") { Description = "Producer acks to sweep: 0, 1, all (comma-separated)." };
+    private static readonly Option<string?> LingerMs = new("--linger-ms") { Description = "linger.ms values to sweep." };
+    private static readonly Option<string?> BatchSize = new("--batch-size") { Description = "batch.size values (bytes) to sweep." };
+    private static readonly Option<string?> MaxInFlight = new("--max-in-flight") { Description = "Max in-flight requests per connection to sweep." };
+    private static readonly Option<string?> Compression = new("--compression") { Description = "Codecs to sweep: none, gzip, snappy, lz4, zstd." };
+    private static readonly Option<string?> SendBuffer = new("--send-buffer") { Description = "Socket send buffer sizes (bytes) to sweep." };
+    private static readonly Option<string?> ReceiveBuffer = new("--receive-buffer") { Description = "Socket receive buffer sizes (bytes) to sweep." };
+    private static readonly Option<string?> FetchMinBytes = new("--fetch-min-bytes") { Description = "Consumer fetch.min.bytes values to sweep." };
+    private static readonly Option<string[]> Overrides = new("-X") { Description = "A client's own setting, client:key=value (repeatable), applied after the common ones." };
+    private static readonly Option<string> TopicPrefix = new("--topic-prefix") { Description = "Prefix of every run's topic.", DefaultValueFactory = _ => BenchmarkPlan.DefaultTopicPrefix };
+    private static readonly Option<bool> KeepTopics = new("--keep-topics") { Description = "Keep each run's topic instead of deleting it." };
     private static readonly Option<string> Output = new("--output") { Description = "Folder for result files.", DefaultValueFactory = _ => "kafkaperf-results" };
     private static readonly Option<string> Format = new("--format") { Description = "csv, json, md (comma-separated).", DefaultValueFactory = _ => "csv,json,md" };
     private static readonly Option<bool> Quiet = new("--quiet") { Description = "No progress lines, only the tables." };
 
     private readonly ClientRegistry _registry;
+    private readonly EmbeddedKafkaBrokerOptions _brokerDefaults;
 
-    public RunCommand(ClientRegistry registry) => _registry = registry;
+    public RunCommand(ClientRegistry registry, EmbeddedKafkaBrokerOptions brokerDefaults)
+    {
+        _registry = registry;
+        _brokerDefaults = brokerDefaults;
+    }
 
     public Command Build()
     {
         var command = new Command("run", "Run a benchmark matrix and print the comparison tables.")
         {
-            Clients, Scenarios, Sizes, Messages, Repeat, Bootstrap, Output, Format, Quiet,
+            Clients, Scenarios, Sizes, Messages, Repeat, Bootstrap, BrokerHeap,
+            Acks, LingerMs, BatchSize, MaxInFlight, Compression, SendBuffer, ReceiveBuffer, FetchMinBytes, Overrides,
+            TopicPrefix, KeepTopics, Output, Format, Quiet,
         };
         command.SetAction((parse, ct) => ExecuteAsync(parse, ct));
         return command;
@@ -39,28 +63,28 @@ internal sealed class RunCommand
     {
         BenchmarkPlan plan;
         List<IResultExporter> exporters;
+        var brokerOptions = _brokerDefaults with { HeapMegabytes = parse.GetValue(BrokerHeap) };
         try
         {
-            plan = new BenchmarkPlanBuilder()
-                .Clients(List(parse.GetValue(Clients)))
-                .Scenarios([.. List(parse.GetValue(Scenarios)).Select(ParseScenario)])
-                .PayloadSizes([.. List(parse.GetValue(Sizes)).Select(s => ParseNumber<int>(s, "payload size"))])
-                .MessageCounts([.. List(parse.GetValue(Messages)).Select(s => ParseNumber<long>(s, "message count"))])
-                .Repeat(parse.GetValue(Repeat))
-                .Build();
+            plan = BuildPlan(parse);
             exporters = [.. List(parse.GetValue(Format)).Select(f => DefaultExporters.TryGet(f, out var e)
                 ? e : throw new PlanValidationException($"Unknown format '{f}': use csv, json and/or md."))];
+            if (brokerOptions.HeapMegabytes < 128)
+                throw new PlanValidationException($"Broker heap {brokerOptions.HeapMegabytes} MB is too small: use --broker-heap 128 or more.");
         }
         catch (PlanValidationException ex)
         {
             return BadInput(ex.Message);
         }
 
-        var runner = new BenchmarkRunner(_registry, new ClientConnection(parse.GetValue(Bootstrap)));
-        var findings = runner.Validate(plan);
+        var bootstrap = parse.GetValue(Bootstrap);
+        // Names and prerequisites are checked before a broker starts; the real address comes after.
+        var findings = new BenchmarkRunner(_registry, new ClientConnection(bootstrap ?? "embedded")).Validate(plan);
         if (findings.Count > 0) return BadInput(string.Join(Environment.NewLine, findings.Select(f => f.Message)));
+        bool needsBroker = plan.Clients.Any(c => _registry.Get(c).RequiresBroker);
 
         var output = parse.GetValue(Output)!;
+        bool createdOutput = !Directory.Exists(output);
         try
         {
             Directory.CreateDirectory(output);
@@ -70,16 +94,90 @@ internal sealed class RunCommand
             return BadInput($"Cannot write to output folder '{output}': {ex.Message}. Choose another with --output.");
         }
 
-        IBenchmarkProgress progress = parse.GetValue(Quiet) ? NullProgress.Instance : new ConsoleProgress(Console.Error);
-        var result = await runner.RunAsync(plan, progress, cancellationToken);
+        bool quiet = parse.GetValue(Quiet);
+        var log = quiet ? null : Console.Error;
+        EmbeddedKafkaBroker? broker = null;
+        try
+        {
+            ClientConnection connection;
+            try
+            {
+                if (needsBroker)
+                {
+                    (connection, broker) = await BrokerConnector.ConnectAsync(bootstrap, brokerOptions, log, cancellationToken);
+                }
+                else
+                {
+                    if (bootstrap is not null) log?.WriteLine("kafkaperf: --bootstrap is not used: no client of this plan needs a broker.");
+                    connection = ClientConnection.None;
+                }
+            }
+            catch (PrerequisiteException ex)
+            {
+                RemoveIfEmpty(output, createdOutput);
+                return BadInput(ex.Message);
+            }
+            catch (BrokerStartException ex)
+            {
+                RemoveIfEmpty(output, createdOutput);
+                Console.Error.WriteLine($"kafkaperf: {ex.Message}");
+                return ExitCodes.BrokerFailed;
+            }
+            catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+            {
+                RemoveIfEmpty(output, createdOutput);
+                return ExitCodes.Cancelled;
+            }
 
-        var baseName = "kafkaperf-" + result.StartedAtUtc.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture);
-        var written = new CompositeExporter(exporters).ExportToFolder(result, output, baseName);
-        DefaultExporters.Markdown.Export(result, Console.Out);
-        foreach (var path in written) Console.Error.WriteLine($"wrote {path}");
+            IBenchmarkProgress progress = quiet ? NullProgress.Instance : new ConsoleProgress(Console.Error);
+            BenchmarkResult result;
+            try
+            {
+                result = await new BenchmarkRunner(_registry, connection).RunAsync(plan, progress, cancellationToken);
+            }
+            catch (PrerequisiteException ex)
+            {
+                RemoveIfEmpty(output, createdOutput);
+                return BadInput(ex.Message);
+            }
 
-        if (result.Cancelled) return ExitCodes.Cancelled;
-        return result.FailedRuns > 0 ? ExitCodes.RunsFailed : ExitCodes.Success;
+            var baseName = "kafkaperf-" + result.StartedAtUtc.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture);
+            var written = new CompositeExporter(exporters).ExportToFolder(result, output, baseName);
+            DefaultExporters.Markdown.Export(result, Console.Out);
+            foreach (var path in written) Console.Error.WriteLine($"wrote {path}");
+
+            if (result.Cancelled) return ExitCodes.Cancelled;
+            return result.FailedRuns > 0 ? ExitCodes.RunsFailed : ExitCodes.Success;
+        }
+        finally
+        {
+            if (broker is not null) await broker.DisposeAsync();
+        }
+    }
+
+    private static BenchmarkPlan BuildPlan(ParseResult parse)
+    {
+        var builder = new BenchmarkPlanBuilder()
+            .Clients(List(parse.GetValue(Clients)))
+            .Scenarios([.. List(parse.GetValue(Scenarios)).Select(ParseScenario)])
+            .PayloadSizes([.. List(parse.GetValue(Sizes)).Select(s => ParseNumber<int>(s, "payload size"))])
+            .MessageCounts([.. List(parse.GetValue(Messages)).Select(s => ParseNumber<long>(s, "message count"))])
+            .Repeat(parse.GetValue(Repeat))
+            .Topics(parse.GetValue(TopicPrefix)!, keep: parse.GetValue(KeepTopics));
+        if (parse.GetValue(Acks) is { } acks) builder.Acks([.. List(acks).Select(ParseAcks)]);
+        if (parse.GetValue(LingerMs) is { } linger) builder.LingerMs(Numbers(linger, "linger.ms"));
+        if (parse.GetValue(BatchSize) is { } batch) builder.BatchSizeBytes(Numbers(batch, "batch size"));
+        if (parse.GetValue(MaxInFlight) is { } inFlight) builder.MaxInFlight(Numbers(inFlight, "max in-flight"));
+        if (parse.GetValue(Compression) is { } codecs) builder.Compression([.. List(codecs).Select(ParseCodec)]);
+        if (parse.GetValue(SendBuffer) is { } send) builder.SendBufferBytes(Numbers(send, "send buffer"));
+        if (parse.GetValue(ReceiveBuffer) is { } receive) builder.ReceiveBufferBytes(Numbers(receive, "receive buffer"));
+        if (parse.GetValue(FetchMinBytes) is { } fetch) builder.FetchMinBytes(Numbers(fetch, "fetch.min.bytes"));
+        foreach (var entry in parse.GetValue(Overrides) ?? [])
+        {
+            var (client, key, value) = ParseOverride(entry);
+            builder.Override(client, key, value);
+        }
+        return builder.Build();
     }
 
     private static int BadInput(string message)
@@ -88,13 +186,50 @@ internal sealed class RunCommand
         return ExitCodes.BadInput;
     }
 
+    /// <summary>A folder this run created and never wrote to goes again: bad input leaves nothing behind.</summary>
+    private static void RemoveIfEmpty(string folder, bool created)
+    {
+        try
+        {
+            if (created && Directory.Exists(folder) && !Directory.EnumerateFileSystemEntries(folder).Any()) Directory.Delete(folder);
+        }
+        catch (IOException)
+        {
+            // Someone else wrote into it meanwhile: it stays.
+        }
+    }
+
     private static string[] List(string? value) =>
         (value ?? string.Empty).Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+
+    private static int[] Numbers(string value, string what) => [.. List(value).Select(s => ParseNumber<int>(s, what))];
 
     private static ScenarioKind ParseScenario(string value) =>
         Enum.TryParse<ScenarioKind>(value, ignoreCase: true, out var kind) && Enum.IsDefined(kind)
             ? kind
             : throw new PlanValidationException($"Unknown scenario '{value}': use produce, consume and/or roundtrip.");
+
+    private static AcksMode ParseAcks(string value) => value.ToLowerInvariant() switch
+    {
+        "0" or "none" => AcksMode.None,
+        "1" or "leader" => AcksMode.Leader,
+        "all" or "-1" => AcksMode.All,
+        _ => throw new PlanValidationException($"Unknown acks '{value}': use 0, 1 and/or all."),
+    };
+
+    private static CompressionCodec ParseCodec(string value) =>
+        Enum.TryParse<CompressionCodec>(value, ignoreCase: true, out var codec) && Enum.IsDefined(codec) && !int.TryParse(value, out _)
+            ? codec
+            : throw new PlanValidationException($"Unknown compression '{value}': use none, gzip, snappy, lz4 and/or zstd.");
+
+    private static (string Client, string Key, string Value) ParseOverride(string entry)
+    {
+        int colon = entry.IndexOf(':', StringComparison.Ordinal);
+        int equals = entry.IndexOf('=', StringComparison.Ordinal);
+        if (colon <= 0 || equals <= colon + 1)
+            throw new PlanValidationException($"The setting '{entry}' is not client:key=value: write e.g. -X confluent:queue.buffering.max.ms=5.");
+        return (entry[..colon], entry[(colon + 1)..equals], entry[(equals + 1)..]);
+    }
 
     private static T ParseNumber<T>(string value, string what) where T : IParsable<T> =>
         T.TryParse(value.Replace("_", string.Empty, StringComparison.Ordinal), CultureInfo.InvariantCulture, out var number)

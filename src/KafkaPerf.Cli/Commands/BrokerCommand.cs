@@ -1,0 +1,75 @@
+using System.CommandLine;
+using KafkaPerf.Adapters;
+using KafkaPerf.Adapters.Broker;
+
+namespace KafkaPerf.Cli.Commands;
+
+/// <summary><c>broker</c>: starts the embedded broker, prints its bootstrap address and runs until Ctrl+C.</summary>
+/// <param name="defaults">The broker options that flags adjust.</param>
+internal sealed class BrokerCommand(EmbeddedKafkaBrokerOptions defaults)
+{
+    private static readonly Option<int> Heap = new("--broker-heap")
+    {
+        Description = "Java heap of the broker, in MB.",
+        DefaultValueFactory = _ => EmbeddedKafkaBrokerOptions.DefaultHeapMegabytes,
+    };
+
+    public Command Build()
+    {
+        var command = new Command("broker", "Start the embedded Kafka broker, print its bootstrap address (stdout) and run until Ctrl+C.") { Heap };
+        command.SetAction((parse, ct) => ExecuteAsync(parse, ct));
+        return command;
+    }
+
+    private async Task<int> ExecuteAsync(ParseResult parse, CancellationToken cancellationToken)
+    {
+        EmbeddedKafkaBroker broker;
+        try
+        {
+            var options = defaults with { HeapMegabytes = parse.GetValue(Heap) };
+            options.Validate();
+            broker = await EmbeddedKafkaBroker.StartAsync(options, cancellationToken);
+        }
+        catch (ArgumentOutOfRangeException ex)
+        {
+            return Fail(ExitCodes.BadInput, $"{ex.Message.Split(" (Parameter")[0]} Use --broker-heap 128 or more.");
+        }
+        catch (PrerequisiteException ex)
+        {
+            return Fail(ExitCodes.BadInput, ex.Message);
+        }
+        catch (BrokerStartException ex)
+        {
+            return Fail(ExitCodes.BrokerFailed, ex.Message);
+        }
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        {
+            return ExitCodes.Cancelled;
+        }
+
+        await using (broker)
+        {
+            Console.Out.WriteLine(broker.BootstrapServers);
+            Console.Out.Flush();
+            Console.Error.WriteLine(
+                $"kafkaperf: embedded Kafka {broker.KafkaVersion} broker at {broker.BootstrapServers}, ready in {broker.StartupTime.TotalSeconds:0.0} s "
+                + $"(pid {broker.ProcessId}, log {broker.LogFile}). Ctrl+C stops it and deletes its data.");
+            try
+            {
+                await Task.Delay(Timeout.Infinite, cancellationToken);
+            }
+            catch (OperationCanceledException)
+            {
+                // Ctrl+C or SIGTERM: the normal way to stop.
+            }
+        }
+        Console.Error.WriteLine("kafkaperf: broker stopped, data deleted.");
+        return ExitCodes.Success;
+    }
+
+    private static int Fail(int exitCode, string message)
+    {
+        Console.Error.WriteLine($"kafkaperf: {message}");
+        return exitCode;
+    }
+}

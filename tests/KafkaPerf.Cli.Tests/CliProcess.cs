@@ -1,0 +1,69 @@
+using System.Diagnostics;
+using System.Text;
+
+namespace KafkaPerf.Cli.Tests;
+
+/// <summary>Runs dotnet-kafkaperf as a child process, as a user would, with its own environment.</summary>
+internal sealed class CliProcess : IDisposable
+{
+    private readonly StringBuilder _stdout = new();
+    private readonly StringBuilder _stderr = new();
+    private readonly TaskCompletionSource<string> _firstLine = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
+    private CliProcess(Process process) => Process = process;
+
+    public Process Process { get; }
+
+    public string Stdout { get { lock (_stdout) return _stdout.ToString(); } }
+
+    public string Stderr { get { lock (_stderr) return _stderr.ToString(); } }
+
+    /// <summary>The first line the process wrote to standard output.</summary>
+    public Task<string> FirstLine => _firstLine.Task;
+
+    public static CliProcess Start(IReadOnlyDictionary<string, string?>? environment, params string[] args)
+    {
+        var start = new ProcessStartInfo("dotnet")
+        {
+            RedirectStandardOutput = true, RedirectStandardError = true, RedirectStandardInput = true, UseShellExecute = false,
+        };
+        start.ArgumentList.Add(Path.Combine(AppContext.BaseDirectory, "dotnet-kafkaperf.dll"));
+        foreach (var arg in args) start.ArgumentList.Add(arg);
+        foreach (var (key, value) in environment ?? new Dictionary<string, string?>())
+        {
+            if (value is null) start.Environment.Remove(key);
+            else start.Environment[key] = value;
+        }
+        var cli = new CliProcess(new Process { StartInfo = start });
+        cli.Process.OutputDataReceived += (_, e) =>
+        {
+            if (e.Data is null) { cli._firstLine.TrySetException(new InvalidOperationException("The process ended without a line on stdout. stderr: " + cli.Stderr)); return; }
+            lock (cli._stdout) cli._stdout.AppendLine(e.Data);
+            cli._firstLine.TrySetResult(e.Data);
+        };
+        cli.Process.ErrorDataReceived += (_, e) =>
+        {
+            if (e.Data is not null) lock (cli._stderr) cli._stderr.AppendLine(e.Data);
+        };
+        cli.Process.Start();
+        cli.Process.BeginOutputReadLine();
+        cli.Process.BeginErrorReadLine();
+        return cli;
+    }
+
+    /// <summary>Runs to the end and returns the exit code.</summary>
+    public static async Task<(int Exit, string Stdout, string Stderr)> RunAsync(IReadOnlyDictionary<string, string?>? environment, params string[] args)
+    {
+        using var cli = Start(environment, args);
+        using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(4));
+        await cli.Process.WaitForExitAsync(timeout.Token);
+        cli.Process.WaitForExit(); // drains the asynchronous readers
+        return (cli.Process.ExitCode, cli.Stdout, cli.Stderr);
+    }
+
+    public void Dispose()
+    {
+        if (!Process.HasExited) Process.Kill(entireProcessTree: true);
+        Process.Dispose();
+    }
+}

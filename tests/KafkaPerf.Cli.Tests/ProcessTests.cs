@@ -1,0 +1,144 @@
+using System.Diagnostics;
+using System.Text.RegularExpressions;
+
+namespace KafkaPerf.Cli.Tests;
+
+/// <summary>The tool as a separate process: the embedded broker never outlives it, and every missing prerequisite
+/// is one line with exit code 2.</summary>
+public partial class ProcessTests
+{
+    [Theory]
+    [InlineData("SIGTERM")]
+    [InlineData("SIGKILL")]
+    public async Task Broker_OwnerEndsBySignal_NoBrokerJvmAndNoDataLeft(string signal)
+    {
+        using var cli = CliProcess.Start(null, "broker", "--broker-heap", "256");
+        using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(2));
+        var bootstrap = await cli.FirstLine.WaitAsync(timeout.Token);
+        Assert.StartsWith("127.0.0.1:", bootstrap, StringComparison.Ordinal);
+        var (jvm, logFile) = await ReadBrokerLineAsync(cli, timeout.Token);
+        var data = Path.GetDirectoryName(logFile)!;
+        Assert.True(IsRunning(jvm));
+        Assert.True(Directory.Exists(data));
+
+        Assert.Equal(0, Kill(cli.Process.Id, signal));
+        await cli.Process.WaitForExitAsync(timeout.Token);
+
+        await WaitUntilAsync(() => !IsRunning(jvm) && !Directory.Exists(data), TimeSpan.FromSeconds(30));
+        Assert.False(IsRunning(jvm), $"broker JVM {jvm} outlived its owner after {signal}");
+        Assert.False(Directory.Exists(data), $"data folder {data} left after {signal}");
+    }
+
+    [Fact]
+    public async Task Run_LibrdkafkaVariableNamesNoLibrary_OneLineExit2AndNothingWritten()
+    {
+        var output = Path.Combine(Path.GetTempPath(), "kafkaperf-cli-" + Guid.NewGuid().ToString("N"));
+
+        var (exit, _, stderr) = await CliProcess.RunAsync(
+            new Dictionary<string, string?> { ["KAFKAPERF_LIBRDKAFKA"] = "/nonexistent/librdkafka.so.1" }, "run", "--output", output);
+
+        Assert.Equal(2, exit);
+        var line = Assert.Single(Lines(stderr));
+        Assert.StartsWith("kafkaperf: Client 'confluent' cannot run here: KAFKAPERF_LIBRDKAFKA is '/nonexistent/librdkafka.so.1', which could not be loaded", line, StringComparison.Ordinal);
+        Assert.False(Directory.Exists(output));
+    }
+
+    [Fact]
+    public async Task Run_KafkaHomeWithoutJars_OneLineExit2AndNothingWritten()
+    {
+        var output = Path.Combine(Path.GetTempPath(), "kafkaperf-cli-" + Guid.NewGuid().ToString("N"));
+
+        var (exit, _, stderr) = await CliProcess.RunAsync(
+            new Dictionary<string, string?> { ["KAFKAPERF_KAFKA_HOME"] = "/nonexistent/kafka" }, "run", "--output", output);
+
+        Assert.Equal(2, exit);
+        var line = Assert.Single(Lines(stderr));
+        Assert.StartsWith("kafkaperf: KAFKAPERF_KAFKA_HOME is '/nonexistent/kafka', but '/nonexistent/kafka/libs' holds no kafka-clients jar", line, StringComparison.Ordinal);
+        Assert.False(Directory.Exists(output));
+    }
+
+    [Fact]
+    public async Task Run_UnreachableBootstrap_OneLineExit2WithinTheProbeTimeout()
+    {
+        var output = Path.Combine(Path.GetTempPath(), "kafkaperf-cli-" + Guid.NewGuid().ToString("N"));
+        var watch = Stopwatch.StartNew();
+
+        var (exit, _, stderr) = await CliProcess.RunAsync(null, "run", "--bootstrap", "127.0.0.1:1", "--quiet", "--output", output);
+
+        Assert.Equal(2, exit);
+        var line = Assert.Single(Lines(stderr));
+        Assert.StartsWith("kafkaperf: No Kafka broker answered at '127.0.0.1:1' within 30 s", line, StringComparison.Ordinal);
+        Assert.InRange(watch.Elapsed, TimeSpan.FromSeconds(25), TimeSpan.FromSeconds(60));
+        Assert.False(Directory.Exists(output));
+    }
+
+    [Fact]
+    public async Task Run_DefaultClientOnEmbeddedBroker_TablesFilesAndNoBrokerLeft()
+    {
+        var output = Directory.CreateTempSubdirectory("kafkaperf-cli-");
+        try
+        {
+            var (exit, stdout, stderr) = await CliProcess.RunAsync(null,
+                "run", "--messages", "2000", "--sizes", "100", "--repeat", "1", "--broker-heap", "256", "--output", output.FullName);
+
+            Assert.True(exit == 0, stderr);
+            Assert.Matches(BrokerReady(), stderr);
+            Assert.Contains("| produce | defaults | confluent | 2 000 | 100 | 1 | 0 |", stdout, StringComparison.Ordinal);
+            Assert.Contains("| roundtrip | defaults | confluent | 2 000 | 100 | 1 | 0 |", stdout, StringComparison.Ordinal);
+            Assert.Contains("librdkafka 2.15.1 (KafkaPerf's build", stdout, StringComparison.Ordinal);
+            Assert.Contains("(Kafka 4.3.1, embedded KRaft broker", stdout, StringComparison.Ordinal);
+            Assert.Equal(["csv", "json", "md"], output.GetFiles().Select(f => f.Extension.TrimStart('.')).Order());
+            var port = BrokerReady().Match(stderr).Groups[1].Value;
+            Assert.DoesNotContain(Process.GetProcesses(), p => CommandLine(p.Id).Contains("127.0.0.1:" + port, StringComparison.Ordinal));
+        }
+        finally
+        {
+            output.Delete(recursive: true);
+        }
+    }
+
+    private static async Task<(int Pid, string LogFile)> ReadBrokerLineAsync(CliProcess cli, CancellationToken cancellationToken)
+    {
+        while (true)
+        {
+            var match = BrokerLine().Match(cli.Stderr);
+            if (match.Success) return (int.Parse(match.Groups[1].Value, System.Globalization.CultureInfo.InvariantCulture), match.Groups[2].Value);
+            await Task.Delay(50, cancellationToken);
+        }
+    }
+
+    private static async Task WaitUntilAsync(Func<bool> condition, TimeSpan timeout)
+    {
+        var watch = Stopwatch.StartNew();
+        while (!condition() && watch.Elapsed < timeout) await Task.Delay(100);
+    }
+
+    private static int Kill(int pid, string signal)
+    {
+        using var kill = Process.Start("kill", ["-" + signal.Replace("SIG", string.Empty, StringComparison.Ordinal), pid.ToString(System.Globalization.CultureInfo.InvariantCulture)]);
+        kill.WaitForExit();
+        return kill.ExitCode;
+    }
+
+    private static bool IsRunning(int pid) => File.Exists($"/proc/{pid}/cmdline") && !File.ReadAllText($"/proc/{pid}/stat").Contains(") Z ", StringComparison.Ordinal);
+
+    private static string CommandLine(int pid)
+    {
+        try
+        {
+            return File.ReadAllText($"/proc/{pid}/cmdline").Replace('\0', ' ');
+        }
+        catch (IOException)
+        {
+            return string.Empty;
+        }
+    }
+
+    private static string[] Lines(string text) => text.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+
+    [GeneratedRegex(@"\(pid (\d+), log (\S+broker\.log)\)")]
+    private static partial Regex BrokerLine();
+
+    [GeneratedRegex(@"broker ready at 127\.0\.0\.1:(\d+)")]
+    private static partial Regex BrokerReady();
+}
