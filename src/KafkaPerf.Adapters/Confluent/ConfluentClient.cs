@@ -101,13 +101,14 @@ internal sealed class ConfluentClient : IBenchClient
         return ValueTask.CompletedTask;
     }
 
-    /// <summary>Makes a client handle fetch a topic's metadata and waits until every partition has a leader,
-    /// so that the handle's first produce to it does not wait for metadata.</summary>
-    /// <param name="handle">The producer's (or consumer's) own handle.</param>
+    /// <summary>Makes a producer's own handle fetch a topic's metadata, waits until every partition has a leader,
+    /// then opens the connection to every leader with a ListOffsets request, so that the first timed send waits
+    /// neither for metadata nor for a connection (librdkafka connects to a broker only when it first needs it).</summary>
+    /// <param name="handle">The producer's own handle.</param>
     /// <param name="topic">The topic.</param>
     /// <param name="timeout">How long to wait.</param>
     /// <exception cref="TimeoutException">The topic did not show up with leaders in time.</exception>
-    internal static void AwaitTopicMetadata(Handle handle, string topic, TimeSpan timeout)
+    internal static void PrepareProducerHandle(Handle handle, string topic, TimeSpan timeout)
     {
         using var admin = new DependentAdminClientBuilder(handle).Build();
         var deadline = DateTime.UtcNow + timeout;
@@ -116,14 +117,23 @@ internal sealed class ConfluentClient : IBenchClient
         {
             try
             {
-                if (IsReady(admin.GetMetadata(topic, Remaining(deadline)), topic, out last)) return;
+                var metadata = admin.GetMetadata(topic, Remaining(deadline));
+                if (IsReady(metadata, topic, out last))
+                {
+                    var partitions = metadata.Topics.Single(t => t.Topic == topic).Partitions.Select(p => new TopicPartitionOffsetSpec
+                    {
+                        TopicPartition = new TopicPartition(topic, p.PartitionId), OffsetSpec = OffsetSpec.Latest(),
+                    });
+                    admin.ListOffsetsAsync(partitions, new ListOffsetsOptions { RequestTimeout = Remaining(deadline) }).GetAwaiter().GetResult();
+                    return;
+                }
             }
             catch (KafkaException ex)
             {
                 last = ex.Error.Reason;
             }
             if (DateTime.UtcNow >= deadline)
-                throw new TimeoutException($"The metadata of topic '{topic}' showed no leader for every partition within {timeout.TotalSeconds:0.#} s ({last}).");
+                throw new TimeoutException($"The producer could not reach every leader of topic '{topic}' within {timeout.TotalSeconds:0.#} s ({last}).");
             Thread.Sleep(MetadataPoll);
         }
     }
