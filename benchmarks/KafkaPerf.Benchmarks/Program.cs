@@ -10,10 +10,17 @@ public static class Program
 {
     /// <summary>
     /// <c>rss N</c> runs one N-message roundtrip with the in-memory client and prints the process's peak RSS,
-    /// to show that memory does not grow with the message count; anything else goes to BenchmarkDotNet.
+    /// to show that memory does not grow with the message count; <c>confluent-paths [ROUNDS] [MESSAGES]</c> compares
+    /// the confluent adapter with plain Confluent.Kafka code on an embedded broker; anything else goes to BenchmarkDotNet.
     /// </summary>
     public static int Main(string[] args)
     {
+        if (args is ["confluent-paths", ..])
+        {
+            int rounds = args.Length > 1 ? int.Parse(args[1], CultureInfo.InvariantCulture) : 5;
+            int messages = args.Length > 2 ? int.Parse(args[2], CultureInfo.InvariantCulture) : 1_000_000;
+            return ConfluentPaths.RunAsync(rounds, messages).GetAwaiter().GetResult();
+        }
         if (args is ["rss", var count])
         {
             long messages = long.Parse(count, CultureInfo.InvariantCulture);
