@@ -21,6 +21,10 @@ public sealed record EnvironmentInfo
     /// <summary>.NET runtime.</summary>
     public required string Runtime { get; init; }
 
+    /// <summary>The .NET garbage collector's mode, e.g. <c>workstation, concurrent</c>: an in-process client's
+    /// allocations make it part of the measurement. Set with the standard <c>DOTNET_gcServer</c> / <c>DOTNET_gcConcurrent</c>.</summary>
+    public string? GarbageCollector { get; init; }
+
     /// <summary>Machine name.</summary>
     public required string MachineName { get; init; }
 
@@ -50,6 +54,8 @@ public sealed record EnvironmentInfo
         ProcessorCount = Environment.ProcessorCount,
         ProcessorName = ReadProcessorName(),
         Runtime = RuntimeInformation.FrameworkDescription,
+        GarbageCollector = (System.Runtime.GCSettings.IsServerGC ? "server" : "workstation")
+            + (System.Runtime.GCSettings.LatencyMode == System.Runtime.GCLatencyMode.Batch ? ", non-concurrent" : ", concurrent"),
         MachineName = Environment.MachineName,
         ToolVersion = ToolVersionOf(),
         BootstrapServers = bootstrapServers,

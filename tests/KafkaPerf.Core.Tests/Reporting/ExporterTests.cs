@@ -132,7 +132,7 @@ public class ExporterTests
             FinishedAtUtc = new DateTimeOffset(2026, 11, 22, 10, 5, 0, TimeSpan.Zero),
             Environment = new EnvironmentInfo
             {
-                Os = "Debian GNU/Linux 12", Architecture = "X64", ProcessorCount = 2, ProcessorName = "Test CPU", Runtime = ".NET 10.0.0",
+                Os = "Debian GNU/Linux 12", Architecture = "X64", ProcessorCount = 2, ProcessorName = "Test CPU", Runtime = ".NET 10.0.0", GarbageCollector = "workstation, concurrent",
                 MachineName = "ci", ToolVersion = "0.1.0", BootstrapServers = "127.0.0.1:9092", BrokerVersion = "4.1.0",
                 BrokerDescription = "embedded KRaft broker", BrokerConfig = new Dictionary<string, string> { ["num.partitions"] = "1" },
             },

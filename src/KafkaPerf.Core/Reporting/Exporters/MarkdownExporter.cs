@@ -26,7 +26,7 @@ public sealed class MarkdownExporter : ResultExporterBase
         writer.Write("# KafkaPerf results\n\n");
         if (result.Cancelled) writer.Write("> **Cancelled**: this result holds only the runs done before the cancellation.\n\n");
         writer.Write($"- Started {result.StartedAtUtc.ToString("u", CultureInfo.InvariantCulture)}, finished {result.FinishedAtUtc.ToString("u", CultureInfo.InvariantCulture)}; KafkaPerf {env.ToolVersion}\n");
-        writer.Write($"- {env.Runtime} on {env.Os} ({env.Architecture}), {env.ProcessorCount} CPUs ({env.ProcessorName}), machine {env.MachineName}\n");
+        writer.Write($"- {env.Runtime}{(env.GarbageCollector is null ? string.Empty : $" ({env.GarbageCollector} GC)")} on {env.Os} ({env.Architecture}), {env.ProcessorCount} CPUs ({env.ProcessorName}), machine {env.MachineName}\n");
         var brokerFacts = new[] { env.BrokerVersion is null ? null : $"Kafka {env.BrokerVersion}", env.BrokerDescription }.OfType<string>().ToList();
         writer.Write($"- Broker: {env.BootstrapServers ?? "none"}{(brokerFacts.Count == 0 ? string.Empty : $" ({string.Join(", ", brokerFacts)})")}\n");
         writer.Write($"- Plan: {plan.Repeat} measured runs per client and cell{(plan.Warmup ? " after 1 excluded warm-up" : string.Empty)}, "
