@@ -238,6 +238,7 @@ public sealed class BenchmarkRunner
             Error = m.Error ?? (m.Succeeded ? null : Describe(m)),
             Latency = m.Latency is { TotalCount: > 0 } h ? LatencySummary.From(h, unitsPerMicrosecond: 1000) : null,
             LatencyHistogram = m.Latency,
+            LatencySampleStride = m.LatencySampleStride,
         };
     }
 

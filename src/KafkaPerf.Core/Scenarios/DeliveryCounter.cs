@@ -12,6 +12,8 @@ internal sealed class DeliveryCounter : IDeliverySink
     private long _failed;
     private string? _firstError;
     private readonly Lock _latencyGate = new();
+    private readonly long _sampleMask;
+    private readonly int _sampleShift;
 
     public DeliveryCounter(IClock clock, long messageCount, bool trackLatency)
     {
@@ -19,13 +21,20 @@ internal sealed class DeliveryCounter : IDeliverySink
         _ticks = new TickConverter(clock.Frequency);
         if (trackLatency)
         {
-            // One slot per key (keys are ordinals): allocated before timing, read on the delivery thread.
-            SendTimestamps = new long[messageCount];
+            // One slot per timed key (keys are ordinals): allocated before timing, read on the delivery thread.
+            SampleStride = LatencySampling.StrideFor(messageCount);
+            _sampleMask = SampleStride - 1;
+            _sampleShift = System.Numerics.BitOperations.Log2((uint)SampleStride);
+            SendTimestamps = new long[(messageCount + SampleStride - 1) / SampleStride];
             Latency = new LatencyHistogram();
         }
     }
 
+    /// <summary>Send timestamps of the timed keys: slot <c>key / SampleStride</c> for every key divisible by it.</summary>
     public long[]? SendTimestamps { get; }
+
+    /// <summary>Every how many keys one is timed (a power of two; 1 = all).</summary>
+    public int SampleStride { get; } = 1;
 
     public LatencyHistogram? Latency { get; }
 
@@ -37,9 +46,9 @@ internal sealed class DeliveryCounter : IDeliverySink
 
     public void OnDelivered(long key)
     {
-        if (SendTimestamps is { } sent && (ulong)key < (ulong)sent.Length)
+        if (SendTimestamps is { } sent && (key & _sampleMask) == 0 && (ulong)(key >> _sampleShift) < (ulong)sent.Length)
         {
-            long latency = _ticks.ToNanoseconds(_clock.GetTimestamp() - sent[key]);
+            long latency = _ticks.ToNanoseconds(_clock.GetTimestamp() - sent[key >> _sampleShift]);
             // Reports may come from two threads at once (librdkafka serves them on its poll thread and inside a flush),
             // and the histogram is single-writer; uncontended, the lock costs a few nanoseconds.
             lock (_latencyGate) Latency!.RecordValue(latency);

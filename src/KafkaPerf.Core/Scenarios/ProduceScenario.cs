@@ -24,7 +24,7 @@ public sealed class ProduceScenario : IScenario
         using var producer = context.Client.CreateProducer(new ProducerSpec(context.Topic, context.Settings), deliveries);
 
         long start = clock.GetTimestamp();
-        SendOrdinals(producer, context.MessageCount, context.Payload, deliveries.SendTimestamps, clock, cancellationToken);
+        SendOrdinals(producer, context.MessageCount, context.Payload, deliveries.SendTimestamps, deliveries.SampleStride, clock, cancellationToken);
         producer.Flush(cancellationToken);
         long end = clock.GetTimestamp();
 
@@ -36,14 +36,16 @@ public sealed class ProduceScenario : IScenario
             Delivered = delivered,
             Lost = Math.Max(0, context.MessageCount - delivered),
             Latency = deliveries.Latency,
+            LatencySampleStride = deliveries.SampleStride,
             Error = deliveries.DescribeShortfall(context.MessageCount, "produce"),
             ProducerConfig = producer.EffectiveConfig,
         };
     }
 
     /// <summary>The send loop shared by every scenario that sends ordinal keys.</summary>
+    /// <param name="sendTimestamps">Where the send time of every <paramref name="sampleStride"/>-th key goes (slot key / stride), or null.</param>
     internal static void SendOrdinals(
-        IBenchProducer producer, long count, ReadOnlyMemory<byte> payload, long[]? sendTimestamps, IClock clock,
+        IBenchProducer producer, long count, ReadOnlyMemory<byte> payload, long[]? sendTimestamps, int sampleStride, IClock clock,
         CancellationToken cancellationToken)
     {
         if (sendTimestamps is null)
@@ -56,10 +58,12 @@ public sealed class ProduceScenario : IScenario
         }
         else
         {
+            long sampleMask = sampleStride - 1;
+            int sampleShift = System.Numerics.BitOperations.Log2((uint)sampleStride);
             for (long key = 0; key < count; key++)
             {
                 if ((key & CancellationCheckMask) == 0) cancellationToken.ThrowIfCancellationRequested();
-                sendTimestamps[key] = clock.GetTimestamp();
+                if ((key & sampleMask) == 0) sendTimestamps[key >> sampleShift] = clock.GetTimestamp();
                 producer.Send(key, payload);
             }
         }

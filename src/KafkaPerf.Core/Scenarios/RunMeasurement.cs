@@ -32,6 +32,9 @@ public sealed record RunMeasurement
     /// <summary>Send→ack (produce) or produce→consume (roundtrip) latency in nanoseconds; <see langword="null"/> when not measured.</summary>
     public LatencyHistogram? Latency { get; init; }
 
+    /// <summary>Every how many records one went into <see cref="Latency"/> (1 = all; see <see cref="LatencySampling"/>).</summary>
+    public int LatencySampleStride { get; init; } = 1;
+
     /// <summary>Whether prefetching was on for the consumer.</summary>
     public bool PrefetchEnabled { get; init; }
 
