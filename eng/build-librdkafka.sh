@@ -30,15 +30,16 @@ trap 'rm -rf "$work"' EXIT
 log="$root/artifacts/librdkafka/build.log"
 started=$(date +%s)
 echo "build-librdkafka: building librdkafka $version from $npm_package (about a minute on 2 cores)" >&2
+# Each step stops the build on failure: 'set -e' does not apply inside a subshell that is followed by '||'.
 (
-  cd "$work"
+  cd "$work" || exit 1
   # npm pack only downloads the tarball: no install script of the package runs.
-  tarball=$(npm pack --silent "$npm_package" | tail -1)
-  tar xzf "$tarball" package/deps/librdkafka
-  cd package/deps/librdkafka
-  grep -q 'RD_KAFKA_VERSION  *0x020f01ff' src/rdkafka.h
-  ./configure --disable-gssapi
-  make -j"$(nproc)" -C src
+  tarball=$(npm pack --silent "$npm_package" | tail -1) || exit 1
+  tar xzf "$tarball" package/deps/librdkafka || exit 1
+  cd package/deps/librdkafka || exit 1
+  grep -q 'RD_KAFKA_VERSION  *0x020f01ff' src/rdkafka.h || { echo "the package does not carry librdkafka $version"; exit 1; }
+  ./configure --disable-gssapi || exit 1
+  make -j"$(nproc)" -C src || exit 1
 ) >"$log" 2>&1 || fail "the build failed (last line: $(tail -1 "$log")). Full log: $log. Or set KAFKAPERF_LIBRDKAFKA to a librdkafka $version library."
 
 rm -rf "$out.partial"

@@ -63,7 +63,7 @@ echo "fetch-kafka: resolving Apache Kafka's jars with Maven${KAFKAPERF_MAVEN_MIR
 rm -rf "$libs.partial"
 log="$work/maven.log"
 if ! mvn "${args[@]}" org.apache.maven.plugins:maven-dependency-plugin:3.11.0:copy-dependencies -DincludeScope=runtime "-DoutputDirectory=$libs.partial" >"$log" 2>&1; then
-  reason=$(grep -m1 -E '^\[ERROR\] ' "$log" | sed -e 's/^\[ERROR\] //' -e 's/ -> \[Help.*//' | cut -c1-240)
+  reason=$(grep -m1 -E '^\[ERROR\] ' "$log" | sed -e 's/^\[ERROR\] //' -e 's/ -> \[Help.*//' | cut -c1-240 || true)
   fail "Maven could not fetch Kafka's jars (${reason:-see the log}). Give Maven a reachable repository (its settings), set KAFKAPERF_MAVEN_MIRROR to a local Maven repository, or set KAFKAPERF_KAFKA_HOME to a Kafka distribution. Full log: $log"
 fi
 compgen -G "$libs.partial/kafka-clients-*.jar" >/dev/null || fail "Maven finished but copied no kafka-clients jar; full log: $log"

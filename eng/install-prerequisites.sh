@@ -13,7 +13,10 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 have_header() { [ -f "/usr/include/$1" ] || [ -f "/usr/include/x86_64-linux-gnu/$1" ] || [ -f "/usr/include/aarch64-linux-gnu/$1" ]; }
 
 need=()
-if ! command -v javac >/dev/null 2>&1 && [ ! -x "${JAVA_HOME:-/nonexistent}/bin/javac" ]; then need+=(openjdk-17-jdk-headless); fi
+if ! command -v javac >/dev/null 2>&1 && [ ! -x "${JAVA_HOME:-/nonexistent}/bin/javac" ]; then
+  # Debian 12 / Ubuntu 22.04+ carry openjdk-17; newer releases only a newer JDK, which Kafka 4.3 runs on too.
+  if command -v apt-cache >/dev/null 2>&1 && ! apt-cache show openjdk-17-jdk-headless >/dev/null 2>&1; then need+=(default-jdk-headless); else need+=(openjdk-17-jdk-headless); fi
+fi
 if [ -z "${KAFKAPERF_KAFKA_HOME:-}" ] && ! command -v mvn >/dev/null 2>&1; then need+=(maven); fi
 if [ -z "${KAFKAPERF_LIBRDKAFKA:-}" ] && [ "$(uname -s)" = "Linux" ]; then
   command -v npm >/dev/null 2>&1 || need+=(npm)
