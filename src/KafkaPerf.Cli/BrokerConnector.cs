@@ -27,7 +27,8 @@ internal static class BrokerConnector
         if (bootstrap is not null)
         {
             log?.WriteLine($"kafkaperf: checking the Kafka cluster at {bootstrap}");
-            int brokers = await Task.Run(() => ConfluentClientFactory.ProbeBroker(bootstrap, ProbeTimeout), cancellationToken);
+            // The probe cannot be interrupted; Ctrl+C stops waiting for it at once.
+            int brokers = await Task.Run(() => ConfluentClientFactory.ProbeBroker(bootstrap, ProbeTimeout), CancellationToken.None).WaitAsync(cancellationToken);
             return (new ClientConnection(bootstrap) { BrokerDescription = $"external cluster, {brokers} broker(s)" }, null);
         }
 

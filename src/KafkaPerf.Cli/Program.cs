@@ -30,7 +30,9 @@ internal static class Program
             host.Services.GetRequiredService<ClientsCommand>().Build(),
             host.Services.GetRequiredService<BrokerCommand>().Build(),
         };
-        // Ctrl+C cancels the token the actions receive; the runner then stops and the partial result is saved.
-        return await root.Parse(args).InvokeAsync();
+        // Ctrl+C and SIGTERM cancel the token the actions receive; the runner then stops, deletes the current topic and
+        // the partial result is saved. System.CommandLine would end the process 2 s after the signal, which a topic
+        // deletion on a remote cluster can outlast: the action gets up to a minute.
+        return await root.Parse(args).InvokeAsync(new InvocationConfiguration { ProcessTerminationTimeout = TimeSpan.FromMinutes(1) });
     }
 }

@@ -27,6 +27,13 @@ public partial class ProcessTests
         await WaitUntilAsync(() => !IsRunning(jvm) && !Directory.Exists(data), TimeSpan.FromSeconds(30));
         Assert.False(IsRunning(jvm), $"broker JVM {jvm} outlived its owner after {signal}");
         Assert.False(Directory.Exists(data), $"data folder {data} left after {signal}");
+        if (signal == "SIGTERM")
+        {
+            // SIGTERM is handled, not just survived: the owner stops the broker in order and says so.
+            cli.Process.WaitForExit();
+            Assert.Equal(0, cli.Process.ExitCode);
+            Assert.Contains("kafkaperf: broker stopped, data deleted.", cli.Stderr, StringComparison.Ordinal);
+        }
     }
 
     [Fact]

@@ -21,6 +21,9 @@ public sealed class BrokerStartException : Exception
     {
     }
 
+    /// <summary>The broker could not bind a port (another process took it after it was found free).</summary>
+    public bool PortInUse { get; init; }
+
     /// <summary>The first line of the message: what failed, without the log.</summary>
     public string Summary => Message.Split('\n')[0].TrimEnd();
 }

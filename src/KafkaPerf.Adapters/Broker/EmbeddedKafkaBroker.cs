@@ -3,6 +3,7 @@ using System.Globalization;
 using System.Net;
 using System.Net.Sockets;
 using System.Security.Cryptography;
+using System.Text.RegularExpressions;
 using KafkaPerf.Adapters.Jvm;
 
 namespace KafkaPerf.Adapters.Broker;
@@ -18,7 +19,7 @@ namespace KafkaPerf.Adapters.Broker;
 /// halts. Once ready, the broker ignores Ctrl+C, so a cancelled run can still delete its topics before stopping it.</para>
 /// <para>Thread-safe to dispose more than once.</para>
 /// </remarks>
-public sealed class EmbeddedKafkaBroker : IAsyncDisposable
+public sealed partial class EmbeddedKafkaBroker : IAsyncDisposable
 {
     private const string MainClass = "kafkaperf.broker.EmbeddedBrokerMain";
     private const string ReadyPrefix = "KAFKAPERF-READY ";
@@ -26,7 +27,9 @@ public sealed class EmbeddedKafkaBroker : IAsyncDisposable
     private const int LogTailLines = 25;
     private static readonly TimeSpan StopTimeout = TimeSpan.FromSeconds(10);
 
+    private const string MarkerFile = ".kafkaperf-broker";
     private readonly Process _process;
+    private readonly Task _exited;
     private int _disposed;
 
     private EmbeddedKafkaBroker(Process process, string bootstrap, string version, string dataDirectory,
@@ -40,6 +43,7 @@ public sealed class EmbeddedKafkaBroker : IAsyncDisposable
         Jars = jars;
         StartupTime = startupTime;
         ProcessId = process.Id;
+        _exited = process.WaitForExitAsync();
     }
 
     /// <summary>The bootstrap address, <c>127.0.0.1:port</c>.</summary>
@@ -80,8 +84,17 @@ public sealed class EmbeddedKafkaBroker : IAsyncDisposable
         var java = JavaLocator.FindJavaExecutable(options.JavaHome);
         var jars = KafkaJars.Locate(options.KafkaHome);
         var classPath = jars.ClassPathWithProjectJar();
-        var root = options.DataRoot ?? Path.Combine(Path.GetTempPath(), "kafkaperf-brokers");
-        Directory.CreateDirectory(root);
+        // One folder per user: another user's folders are neither readable nor ours to sweep.
+        var root = options.DataRoot ?? Path.Combine(Path.GetTempPath(), "kafkaperf-brokers-" + SafeName(Environment.UserName));
+        try
+        {
+            Directory.CreateDirectory(root);
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            throw new PrerequisiteException(
+                $"The broker's data folder cannot be created under '{root}' ({ex.Message}): make the temporary folder writable or point TMPDIR at one that is.", ex);
+        }
         RemoveAbandonedDataDirectories(root);
 
         // Free ports are found by binding port 0 and letting go, so another process may take one in between:
@@ -92,7 +105,7 @@ public sealed class EmbeddedKafkaBroker : IAsyncDisposable
             {
                 return await StartOnceAsync(java, classPath, jars, root, options, started, cancellationToken).ConfigureAwait(false);
             }
-            catch (BrokerStartException ex) when (attempt < 3 && ex.Message.Contains("Address already in use", StringComparison.Ordinal))
+            catch (BrokerStartException ex) when (attempt < 3 && ex.PortInUse)
             {
             }
         }
@@ -103,14 +116,26 @@ public sealed class EmbeddedKafkaBroker : IAsyncDisposable
         CancellationToken cancellationToken)
     {
         var dataDirectory = Path.Combine(root, $"{Environment.ProcessId}-{Convert.ToHexStringLower(RandomNumberGenerator.GetBytes(4))}");
-        Directory.CreateDirectory(dataDirectory);
-        var (port, controllerPort) = FreePorts();
+        var (port, controllerPort) = (options.PortPicker ?? FreePorts)();
         var bootstrap = $"127.0.0.1:{port}";
         var config = ServerConfig(dataDirectory, port, controllerPort, options.ExtraConfig);
         var configPath = Path.Combine(dataDirectory, "server.properties");
         var logConfigPath = Path.Combine(dataDirectory, "log4j2.properties");
-        File.WriteAllText(configPath, string.Concat(config.Select(p => $"{p.Key}={p.Value}\n")));
-        File.WriteAllText(logConfigPath, LogConfig(Path.Combine(dataDirectory, "broker.log")));
+        var logFile = Path.Combine(dataDirectory, "broker.log");
+        try
+        {
+            Directory.CreateDirectory(dataDirectory);
+            // Marks the folder as a broker's, so the sweep of abandoned folders never touches anything else.
+            File.WriteAllText(Path.Combine(dataDirectory, MarkerFile), Environment.ProcessId.ToString(CultureInfo.InvariantCulture));
+            File.WriteAllText(configPath, string.Concat(config.Select(p => $"{p.Key}={p.Value}\n")));
+            File.WriteAllText(logConfigPath, LogConfig(logFile));
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            DeleteDirectory(dataDirectory);
+            throw new PrerequisiteException(
+                $"The broker's data folder '{dataDirectory}' cannot be written ({ex.Message}): make the temporary folder writable or point TMPDIR at one that is.", ex);
+        }
 
         var start = new ProcessStartInfo(java)
         {
@@ -141,7 +166,7 @@ public sealed class EmbeddedKafkaBroker : IAsyncDisposable
         var process = new Process { StartInfo = start };
         process.OutputDataReceived += (_, e) =>
         {
-            if (e.Data is null) ready.TrySetException(new BrokerStartException("The broker JVM exited before it was ready."));
+            if (e.Data is null) ready.TrySetException(new BrokerStartException("the broker JVM exited before it was ready"));
             else if (e.Data.StartsWith(ReadyPrefix, StringComparison.Ordinal)) ready.TrySetResult(e.Data[ReadyPrefix.Length..].Trim());
             else if (e.Data.StartsWith(FailedPrefix, StringComparison.Ordinal)) ready.TrySetException(new BrokerStartException(e.Data[FailedPrefix.Length..]));
             else output.Add(e.Data);
@@ -173,17 +198,26 @@ public sealed class EmbeddedKafkaBroker : IAsyncDisposable
         }
         catch (Exception ex) when (ex is BrokerStartException or OperationCanceledException)
         {
-            var logTail = ReadTail(Path.Combine(dataDirectory, "broker.log"), LogTailLines);
+            var log = ReadLog(logFile);
             await StopAsync(process, dataDirectory).ConfigureAwait(false);
             cancellationToken.ThrowIfCancellationRequested();
             var reason = ex is BrokerStartException ? ex.Message : $"it did not answer within {options.StartTimeout.TotalSeconds:0.#} s";
+            // The cause is usually the broker's first error, far above the tail of shutdown noise.
+            var firstError = log.FirstOrDefault(l => l.Contains(" ERROR ", StringComparison.Ordinal) || l.Contains(" FATAL ", StringComparison.Ordinal));
+            if (firstError is not null) reason += "; its first error: " + Shorten(firstError);
             throw new BrokerStartException(
                 $"The embedded Kafka broker ({jars.KafkaVersion}, from {jars.Origin}) did not start: {reason}"
-                + Section("broker log", logTail) + Section("JVM output", output.Lines()), ex);
+                + Section("broker log", [.. log.TakeLast(LogTailLines)]) + Section("JVM output", output.Lines()), ex)
+            {
+                PortInUse = log.Any(l => l.Contains("Address already in use", StringComparison.Ordinal)),
+            };
         }
 
         return new EmbeddedKafkaBroker(process, bootstrap, version, dataDirectory, config, jars, Stopwatch.GetElapsedTime(started));
     }
+
+    /// <summary>Completes when the broker JVM has ended, whatever the reason.</summary>
+    public Task Exited => _exited;
 
     /// <summary>Stops the broker (the JVM deletes its data and halts) and deletes what is left of the data folder.</summary>
     /// <returns>A task that completes when the JVM is gone.</returns>
@@ -197,42 +231,47 @@ public sealed class EmbeddedKafkaBroker : IAsyncDisposable
     {
         try
         {
-            if (!process.HasExited) process.StandardInput.Close();
-        }
-        catch (Exception ex) when (ex is IOException or InvalidOperationException)
-        {
-            // The pipe is already gone: the JVM stops by itself.
-        }
-        using (var wait = new CancellationTokenSource(StopTimeout))
-        {
             try
             {
-                await process.WaitForExitAsync(wait.Token).ConfigureAwait(false);
+                if (!process.HasExited) process.StandardInput.Close();
             }
-            catch (OperationCanceledException)
+            catch (Exception ex) when (ex is IOException or InvalidOperationException)
+            {
+                // The pipe is already gone: the JVM stops by itself.
+            }
+            if (!await WaitForExitAsync(process).ConfigureAwait(false))
             {
                 // A JVM that does not stop when its owner lets go is ended the hard way.
                 try
                 {
                     process.Kill(entireProcessTree: true);
                 }
-                catch (InvalidOperationException)
+                catch (Exception ex) when (ex is InvalidOperationException or AggregateException or System.ComponentModel.Win32Exception)
                 {
-                    // It ended meanwhile.
+                    // It ended meanwhile, or cannot be signalled; its data is still removed below.
                 }
-                using var killWait = new CancellationTokenSource(StopTimeout);
-                try
-                {
-                    await process.WaitForExitAsync(killWait.Token).ConfigureAwait(false);
-                }
-                catch (OperationCanceledException)
-                {
-                    // Nothing more can be done from here.
-                }
+                await WaitForExitAsync(process).ConfigureAwait(false);
             }
         }
-        process.Dispose();
-        DeleteDirectory(dataDirectory);
+        finally
+        {
+            process.Dispose();
+            DeleteDirectory(dataDirectory);
+        }
+    }
+
+    private static async Task<bool> WaitForExitAsync(Process process)
+    {
+        using var wait = new CancellationTokenSource(StopTimeout);
+        try
+        {
+            await process.WaitForExitAsync(wait.Token).ConfigureAwait(false);
+            return true;
+        }
+        catch (OperationCanceledException)
+        {
+            return false;
+        }
     }
 
     private static Dictionary<string, string> ServerConfig(string dataDirectory, int port, int controllerPort, IReadOnlyDictionary<string, string> extra)
@@ -301,14 +340,14 @@ public sealed class EmbeddedKafkaBroker : IAsyncDisposable
         return (a, b);
     }
 
-    /// <summary>Deletes data folders whose owning process is gone (named <c>pid-token</c>).</summary>
+    /// <summary>Deletes broker data folders (named <c>pid-token</c>, with the marker file) whose owning process is gone.</summary>
     private static void RemoveAbandonedDataDirectories(string root)
     {
         foreach (var directory in Directory.EnumerateDirectories(root))
         {
-            var name = Path.GetFileName(directory);
-            int dash = name.IndexOf('-', StringComparison.Ordinal);
-            if (dash <= 0 || !int.TryParse(name.AsSpan(0, dash), NumberStyles.None, CultureInfo.InvariantCulture, out int pid)) continue;
+            var match = DataFolderName().Match(Path.GetFileName(directory));
+            if (!match.Success || !File.Exists(Path.Combine(directory, MarkerFile))) continue;
+            int pid = int.Parse(match.Groups[1].ValueSpan, NumberStyles.None, CultureInfo.InvariantCulture);
             if (pid != Environment.ProcessId && !IsRunning(pid)) DeleteDirectory(directory);
         }
     }
@@ -345,17 +384,30 @@ public sealed class EmbeddedKafkaBroker : IAsyncDisposable
         }
     }
 
-    private static string[] ReadTail(string path, int lines)
+    /// <summary>The broker's log, read while the JVM may still hold it open.</summary>
+    private static List<string> ReadLog(string path)
     {
+        var lines = new List<string>();
         try
         {
-            return File.Exists(path) ? [.. File.ReadLines(path).TakeLast(lines)] : [];
+            if (!File.Exists(path)) return lines;
+            using var stream = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
+            using var reader = new StreamReader(stream);
+            while (reader.ReadLine() is { } line) lines.Add(line);
         }
         catch (IOException)
         {
-            return [];
+            // The log is informative only.
         }
+        return lines;
     }
+
+    private static string Shorten(string line) => line.Length <= 300 ? line : line[..300] + "…";
+
+    private static string SafeName(string name) => string.Concat(name.Select(c => char.IsAsciiLetterOrDigit(c) ? c : '_'));
+
+    [GeneratedRegex(@"^(\d{1,10})-[0-9a-f]{8}$")]
+    private static partial Regex DataFolderName();
 
     private static string Section(string title, string[] lines) =>
         lines.Length == 0 ? string.Empty : $"\n--- last lines of the {title} ---\n{string.Join('\n', lines)}";

@@ -21,8 +21,12 @@ public sealed record EmbeddedKafkaBrokerOptions
     /// <summary>Broker settings added to (or replacing) KafkaPerf's <c>server.properties</c>.</summary>
     public IReadOnlyDictionary<string, string> ExtraConfig { get; init; } = new Dictionary<string, string>();
 
-    /// <summary>Where data folders are created; a <c>kafkaperf-brokers</c> folder in the temporary folder when <see langword="null"/>.</summary>
+    /// <summary>Where data folders are created; a <c>kafkaperf-brokers-USER</c> folder in the temporary folder when <see langword="null"/>.</summary>
     public string? DataRoot { get; init; }
+
+    /// <summary>Picks the broker and controller ports; free loopback ports when <see langword="null"/>. Tests use it to
+    /// hand out a port that is taken.</summary>
+    internal Func<(int Port, int ControllerPort)>? PortPicker { get; init; }
 
     /// <summary>Checks the options.</summary>
     /// <exception cref="ArgumentOutOfRangeException">A value is outside its range.</exception>

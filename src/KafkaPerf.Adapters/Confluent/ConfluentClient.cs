@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using Confluent.Kafka;
 using Confluent.Kafka.Admin;
 using KafkaPerf.Clients;
@@ -75,8 +76,7 @@ internal sealed class ConfluentClient : IBenchClient
         }
         catch (CreateTopicsException ex) when (ex.Results.Any(r => r.Error.Code == ErrorCode.TopicAlreadyExists))
         {
-            throw new InvalidOperationException(
-                $"Topic '{topic.Name}' already exists (left from an earlier run with --keep-topics?): delete it, or choose another topic prefix.", ex);
+            throw new TopicExistsException(topic.Name, ex);
         }
         await WaitForMetadataAsync(topic.Name, present: true, cancellationToken).ConfigureAwait(false);
     }
@@ -111,7 +111,7 @@ internal sealed class ConfluentClient : IBenchClient
     internal static void PrepareProducerHandle(Handle handle, string topic, TimeSpan timeout)
     {
         using var admin = new DependentAdminClientBuilder(handle).Build();
-        var deadline = DateTime.UtcNow + timeout;
+        long deadline = Deadline(timeout);
         string last = "no answer";
         while (true)
         {
@@ -132,7 +132,7 @@ internal sealed class ConfluentClient : IBenchClient
             {
                 last = ex.Error.Reason;
             }
-            if (DateTime.UtcNow >= deadline)
+            if (Stopwatch.GetTimestamp() >= deadline)
                 throw new TimeoutException($"The producer could not reach every leader of topic '{topic}' within {timeout.TotalSeconds:0.#} s ({last}).");
             Thread.Sleep(MetadataPoll);
         }
@@ -167,7 +167,7 @@ internal sealed class ConfluentClient : IBenchClient
 
     private async Task WaitForMetadataAsync(string topic, bool present, CancellationToken cancellationToken)
     {
-        var deadline = DateTime.UtcNow + _options.MetadataTimeout;
+        long deadline = Deadline(_options.MetadataTimeout);
         string last = "no answer";
         while (true)
         {
@@ -181,7 +181,7 @@ internal sealed class ConfluentClient : IBenchClient
             {
                 last = ex.Error.Reason;
             }
-            if (DateTime.UtcNow >= deadline)
+            if (Stopwatch.GetTimestamp() >= deadline)
                 throw new TimeoutException(
                     $"Topic '{topic}' was not {(present ? "ready" : "gone")} in the metadata within {_options.MetadataTimeout.TotalSeconds:0.#} s ({last}).");
             await Task.Delay(MetadataPoll, cancellationToken).ConfigureAwait(false);
@@ -202,9 +202,11 @@ internal sealed class ConfluentClient : IBenchClient
         return found is null || found.Error.Code == ErrorCode.UnknownTopicOrPart;
     }
 
-    private static TimeSpan Remaining(DateTime deadline)
+    private static long Deadline(TimeSpan timeout) => Stopwatch.GetTimestamp() + (long)(timeout.TotalSeconds * Stopwatch.Frequency);
+
+    private static TimeSpan Remaining(long deadline)
     {
-        var left = deadline - DateTime.UtcNow;
+        var left = TimeSpan.FromSeconds((deadline - Stopwatch.GetTimestamp()) / (double)Stopwatch.Frequency);
         return left > TimeSpan.FromMilliseconds(100) ? left : TimeSpan.FromMilliseconds(100);
     }
 }

@@ -23,7 +23,6 @@ internal sealed class ConfluentConsumer : IBenchConsumer
     public ConfluentConsumer(ConsumerSpec spec, string bootstrap, LibrdkafkaBinding binding)
     {
         var settings = ConfluentSettings.Consumer(bootstrap, spec.GroupId, spec.Settings);
-        EffectiveConfig = LibrdkafkaConfigDump.Effective(binding, settings);
         _topic = spec.Topic;
         _consumer = new ConsumerBuilder<long, Null>(settings)
             .SetKeyDeserializer(_forwarder)
@@ -35,6 +34,7 @@ internal sealed class ConfluentConsumer : IBenchConsumer
             })
             .SetLogHandler(static (_, _) => { })
             .Build();
+        EffectiveConfig = LibrdkafkaConfigDump.Effective(binding, settings, _consumer.Handle);
     }
 
     public IReadOnlyDictionary<string, string> EffectiveConfig { get; }

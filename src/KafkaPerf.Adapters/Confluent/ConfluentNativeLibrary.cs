@@ -11,7 +11,7 @@ namespace KafkaPerf.Adapters.Confluent;
 /// package's native asset; the operating system's library, with a warning in the result when it is another version.
 /// </summary>
 /// <remarks>Thread-safe. A failure is remembered: every later call throws the same one-line error.</remarks>
-public static class ConfluentNativeLibrary
+public static unsafe class ConfluentNativeLibrary
 {
     /// <summary>The variable that names a librdkafka shared library explicitly.</summary>
     public const string PathVariable = "KAFKAPERF_LIBRDKAFKA";
@@ -62,7 +62,14 @@ public static class ConfluentNativeLibrary
             // Reading the version makes Confluent.Kafka initialise its bindings, which the resolver above points at
             // the chosen file. Library.Load(path) is not used: on Linux it dlopens through an unversioned 'libdl',
             // which glibc 2.34 and later (Debian 12) no longer provide, so it fails there.
-            return new LibrdkafkaBinding(Library.VersionString, path, origin, handle);
+            var version = Library.VersionString;
+            // If Confluent.Kafka was initialised before this binding (by code that used it first), it runs on
+            // another library than the one chosen here; the results would then name the wrong one.
+            var chosen = Marshal.PtrToStringUTF8(((delegate* unmanaged[Cdecl]<IntPtr>)NativeLibrary.GetExport(handle, "rd_kafka_version_str"))());
+            if (chosen != version)
+                throw new PrerequisiteException(
+                    $"Confluent.Kafka already runs on librdkafka {version}, not on the chosen {chosen} at '{path}': bind it before any Confluent.Kafka client is created (ConfluentNativeLibrary.EnsureLoaded()).");
+            return new LibrdkafkaBinding(version, path, origin, handle);
         }
         catch (Exception ex) when (ex is InvalidOperationException or EntryPointNotFoundException or DllNotFoundException
                                        or FileLoadException or TypeInitializationException)

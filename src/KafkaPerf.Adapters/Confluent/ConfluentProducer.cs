@@ -14,7 +14,8 @@ namespace KafkaPerf.Adapters.Confluent;
 /// poll thread.</remarks>
 internal sealed class ConfluentProducer : IBenchProducer
 {
-    private static readonly TimeSpan QueueFullWait = TimeSpan.FromMilliseconds(50);
+    // Short: Confluent.Kafka's own poll thread serves the reports, so a long wait could outlast the drained queue.
+    private static readonly TimeSpan QueueFullWait = TimeSpan.FromMilliseconds(5);
     private static readonly TimeSpan FlushStep = TimeSpan.FromMilliseconds(1);
 
     private readonly IProducer<long, byte[]> _producer;
@@ -26,7 +27,6 @@ internal sealed class ConfluentProducer : IBenchProducer
     public ConfluentProducer(ProducerSpec spec, IDeliverySink sink, string bootstrap, LibrdkafkaBinding binding, TimeSpan metadataTimeout)
     {
         var settings = ConfluentSettings.Producer(bootstrap, spec.Settings);
-        EffectiveConfig = LibrdkafkaConfigDump.Effective(binding, settings);
         _topicPartition = new TopicPartition(spec.Topic, Partition.Any);
         _onDelivery = report =>
         {
@@ -40,6 +40,7 @@ internal sealed class ConfluentProducer : IBenchProducer
             .Build();
         try
         {
+            EffectiveConfig = LibrdkafkaConfigDump.Effective(binding, settings, _producer.Handle);
             ConfluentClient.PrepareProducerHandle(_producer.Handle, spec.Topic, metadataTimeout);
         }
         catch

@@ -20,6 +20,8 @@ internal static class ConfluentSettings
         if (settings.Compression is { } codec) Set(config, "compression.type", codec.ToString().ToLowerInvariant());
         // The adapter needs only the key back in a delivery report: no timestamp, headers, value or status marshalling.
         Set(config, "dotnet.producer.delivery.report.fields", "key");
+        // Topics are the runner's: a producer's metadata request must never re-create one that was just deleted.
+        Set(config, "allow.auto.create.topics", "false");
         return Overridden(config, settings);
     }
 
@@ -30,14 +32,18 @@ internal static class ConfluentSettings
         if (settings.FetchMinBytes is { } fetchMin) Set(config, "fetch.min.bytes", fetchMin);
         Set(config, "group.id", groupId);
         Set(config, "auto.offset.reset", "earliest");
+        Set(config, "allow.auto.create.topics", "false");
         // Key and value are all the scenario reads: topic name, timestamp and headers are not marshalled.
         Set(config, "dotnet.consumer.consume.result.fields", "none");
         return Overridden(config, settings);
     }
 
     /// <summary>Admin client settings.</summary>
+    /// <remarks>librdkafka builds an admin client as a producer, which asks brokers to auto-create any topic it requests
+    /// metadata for: on a cluster with <c>auto.create.topics.enable=true</c> (Kafka's default) waiting for a deleted topic
+    /// to disappear re-created it. Hence <c>allow.auto.create.topics=false</c>.</remarks>
     public static List<KeyValuePair<string, string>> Admin(string bootstrap) =>
-        [new("bootstrap.servers", bootstrap), new("client.id", "kafkaperf-confluent-admin")];
+        [new("bootstrap.servers", bootstrap), new("client.id", "kafkaperf-confluent-admin"), new("allow.auto.create.topics", "false")];
 
     private static List<KeyValuePair<string, string>> Common(string bootstrap, ClientSettings settings)
     {

@@ -1,51 +1,73 @@
+using System.Reflection;
 using System.Runtime.InteropServices;
+using Confluent.Kafka;
 
 namespace KafkaPerf.Adapters.Confluent;
 
 /// <summary>
 /// The configuration librdkafka really runs with: every property, defaults included, as librdkafka itself reports
-/// it (<c>rd_kafka_conf_dump</c> and <c>rd_kafka_topic_conf_dump</c>) after the given settings are applied.
+/// it (<c>rd_kafka_conf_dump</c> and <c>rd_kafka_topic_conf_dump</c>) for a live client handle, so that what
+/// <c>rd_kafka_new</c> settled (e.g. the producer's <c>allow.auto.create.topics</c>) is what the result shows.
 /// </summary>
-/// <remarks>Confluent.Kafka exposes only the keys that were set; a result must say what every other key defaulted to.</remarks>
+/// <remarks>Confluent.Kafka exposes only the keys that were set. Its handle's native pointer is internal, so it is
+/// read by reflection; if that ever fails, the settings are applied to a fresh configuration and dumped instead.</remarks>
 internal static unsafe class LibrdkafkaConfigDump
 {
     private const int ConfOk = 0;
+    private static readonly PropertyInfo? NativeHandle =
+        typeof(Handle).GetProperty("LibrdkafkaHandle", BindingFlags.NonPublic | BindingFlags.Instance);
 
-    /// <summary>Applies <paramref name="settings"/> to a fresh librdkafka configuration and dumps it whole.</summary>
+    // Substrings of the names of the properties librdkafka marks sensitive: never written into a result.
+    private static readonly string[] SecretParts = ["password", "secret", "passphrase", "private.key", "key.pem", "sasl.oauthbearer.config", "ssl.key"];
+
+    /// <summary>Dumps a client's configuration.</summary>
     /// <param name="binding">The loaded library.</param>
-    /// <param name="settings">The client's settings; <c>dotnet.*</c> keys (Confluent.Kafka's own) are kept as given.</param>
+    /// <param name="settings">The settings the client was built with; <c>dotnet.*</c> keys (Confluent.Kafka's own) and
+    /// the names as set (librdkafka reports canonical ones, e.g. <c>request.required.acks</c> for <c>acks</c>) are added.</param>
+    /// <param name="handle">The client's handle.</param>
     /// <returns>Every key with its value, secrets masked, sorted by key.</returns>
-    /// <exception cref="ArgumentException">librdkafka rejected a setting; the message names it.</exception>
-    public static SortedDictionary<string, string> Effective(LibrdkafkaBinding binding, IEnumerable<KeyValuePair<string, string>> settings)
+    public static SortedDictionary<string, string> Effective(LibrdkafkaBinding binding, IReadOnlyList<KeyValuePair<string, string>> settings, Handle handle)
     {
-        var h = binding.Handle;
-        var confNew = (delegate* unmanaged<IntPtr>)NativeLibrary.GetExport(h, "rd_kafka_conf_new");
-        var confSet = (delegate* unmanaged<IntPtr, byte*, byte*, byte*, nuint, int>)NativeLibrary.GetExport(h, "rd_kafka_conf_set");
-        var confDump = (delegate* unmanaged<IntPtr, nuint*, byte**>)NativeLibrary.GetExport(h, "rd_kafka_conf_dump");
-        var topicConfDump = (delegate* unmanaged<IntPtr, nuint*, byte**>)NativeLibrary.GetExport(h, "rd_kafka_topic_conf_dump");
-        var defaultTopicConf = (delegate* unmanaged<IntPtr, IntPtr>)NativeLibrary.GetExport(h, "rd_kafka_conf_get_default_topic_conf");
-        var topicConfNew = (delegate* unmanaged<IntPtr>)NativeLibrary.GetExport(h, "rd_kafka_topic_conf_new");
-        var topicConfDestroy = (delegate* unmanaged<IntPtr, void>)NativeLibrary.GetExport(h, "rd_kafka_topic_conf_destroy");
-        var dumpFree = (delegate* unmanaged<byte**, nuint, void>)NativeLibrary.GetExport(h, "rd_kafka_conf_dump_free");
-        var confDestroy = (delegate* unmanaged<IntPtr, void>)NativeLibrary.GetExport(h, "rd_kafka_conf_destroy");
-
+        var api = new Api(binding.Handle);
         var result = new SortedDictionary<string, string>(StringComparer.Ordinal);
-        var conf = confNew();
+        if (NativeHandle?.GetValue(handle) is SafeHandle { IsInvalid: false } safe)
+        {
+            bool added = false;
+            safe.DangerousAddRef(ref added);
+            try
+            {
+                var conf = api.ConfOf(safe.DangerousGetHandle());
+                Read(api.TopicConfDump, api.DefaultTopicConf(conf), api.DumpFree, result);
+                Read(api.ConfDump, conf, api.DumpFree, result);
+            }
+            finally
+            {
+                if (added) safe.DangerousRelease();
+            }
+        }
+        else
+        {
+            Fresh(api, settings, result);
+        }
+        foreach (var (key, value) in settings) result.TryAdd(key, IsSecret(key) ? "***" : value);
+        return result;
+    }
+
+    /// <summary>Applies the settings to a fresh configuration and dumps it (what rd_kafka_new may still adjust is not seen).</summary>
+    private static void Fresh(Api api, IReadOnlyList<KeyValuePair<string, string>> settings, SortedDictionary<string, string> result)
+    {
+        var conf = api.ConfNew();
         try
         {
             var error = stackalloc byte[512];
             foreach (var (key, value) in settings)
             {
-                if (key.StartsWith("dotnet.", StringComparison.Ordinal))
-                {
-                    result[key] = value;
-                    continue;
-                }
+                if (key.StartsWith("dotnet.", StringComparison.Ordinal)) continue;
                 var nativeKey = Marshal.StringToCoTaskMemUTF8(key);
                 var nativeValue = Marshal.StringToCoTaskMemUTF8(value);
                 try
                 {
-                    if (confSet(conf, (byte*)nativeKey, (byte*)nativeValue, error, 512) != ConfOk)
+                    if (api.ConfSet(conf, (byte*)nativeKey, (byte*)nativeValue, error, 512) != ConfOk)
                         throw new ArgumentException($"librdkafka rejected {key}={value}: {Marshal.PtrToStringUTF8((IntPtr)error)}");
                 }
                 finally
@@ -56,38 +78,36 @@ internal static unsafe class LibrdkafkaConfigDump
             }
             // Topic-level first, then global: where both have a key (compression.codec), the topic's default is
             // "inherit", so the global value is the one in effect.
-            var topicConf = defaultTopicConf(conf);
+            var topicConf = api.DefaultTopicConf(conf);
             if (topicConf != IntPtr.Zero)
             {
-                Read(topicConfDump, topicConf, dumpFree, result);
+                Read(api.TopicConfDump, topicConf, api.DumpFree, result);
             }
             else
             {
-                topicConf = topicConfNew();
+                topicConf = api.TopicConfNew();
                 try
                 {
-                    Read(topicConfDump, topicConf, dumpFree, result);
+                    Read(api.TopicConfDump, topicConf, api.DumpFree, result);
                 }
                 finally
                 {
-                    topicConfDestroy(topicConf);
+                    api.TopicConfDestroy(topicConf);
                 }
             }
-            Read(confDump, conf, dumpFree, result);
-            // librdkafka reports canonical names (request.required.acks for acks): the names as set are kept beside them.
-            foreach (var (key, value) in settings) result.TryAdd(key, IsSecret(key) ? "***" : value);
+            Read(api.ConfDump, conf, api.DumpFree, result);
         }
         finally
         {
-            confDestroy(conf);
+            api.ConfDestroy(conf);
         }
-        return result;
     }
 
     private static void Read(
-        delegate* unmanaged<IntPtr, nuint*, byte**> dump, IntPtr conf, delegate* unmanaged<byte**, nuint, void> free,
+        delegate* unmanaged[Cdecl]<IntPtr, nuint*, byte**> dump, IntPtr conf, delegate* unmanaged[Cdecl]<byte**, nuint, void> free,
         SortedDictionary<string, string> into)
     {
+        if (conf == IntPtr.Zero) return;
         nuint count;
         var pairs = dump(conf, &count);
         try
@@ -107,7 +127,20 @@ internal static unsafe class LibrdkafkaConfigDump
         }
     }
 
-    private static bool IsSecret(string key) =>
-        key.Contains("password", StringComparison.OrdinalIgnoreCase) || key.Contains("secret", StringComparison.OrdinalIgnoreCase)
-        || key.EndsWith(".key.pem", StringComparison.Ordinal) || key == "sasl.oauthbearer.config";
+    private static bool IsSecret(string key) => SecretParts.Any(part => key.Contains(part, StringComparison.OrdinalIgnoreCase));
+
+    /// <summary>The librdkafka functions used here, from the loaded library.</summary>
+    private readonly struct Api(IntPtr library)
+    {
+        public readonly delegate* unmanaged[Cdecl]<IntPtr> ConfNew = (delegate* unmanaged[Cdecl]<IntPtr>)NativeLibrary.GetExport(library, "rd_kafka_conf_new");
+        public readonly delegate* unmanaged[Cdecl]<IntPtr, byte*, byte*, byte*, nuint, int> ConfSet = (delegate* unmanaged[Cdecl]<IntPtr, byte*, byte*, byte*, nuint, int>)NativeLibrary.GetExport(library, "rd_kafka_conf_set");
+        public readonly delegate* unmanaged[Cdecl]<IntPtr, nuint*, byte**> ConfDump = (delegate* unmanaged[Cdecl]<IntPtr, nuint*, byte**>)NativeLibrary.GetExport(library, "rd_kafka_conf_dump");
+        public readonly delegate* unmanaged[Cdecl]<IntPtr, nuint*, byte**> TopicConfDump = (delegate* unmanaged[Cdecl]<IntPtr, nuint*, byte**>)NativeLibrary.GetExport(library, "rd_kafka_topic_conf_dump");
+        public readonly delegate* unmanaged[Cdecl]<IntPtr, IntPtr> DefaultTopicConf = (delegate* unmanaged[Cdecl]<IntPtr, IntPtr>)NativeLibrary.GetExport(library, "rd_kafka_conf_get_default_topic_conf");
+        public readonly delegate* unmanaged[Cdecl]<IntPtr> TopicConfNew = (delegate* unmanaged[Cdecl]<IntPtr>)NativeLibrary.GetExport(library, "rd_kafka_topic_conf_new");
+        public readonly delegate* unmanaged[Cdecl]<IntPtr, void> TopicConfDestroy = (delegate* unmanaged[Cdecl]<IntPtr, void>)NativeLibrary.GetExport(library, "rd_kafka_topic_conf_destroy");
+        public readonly delegate* unmanaged[Cdecl]<byte**, nuint, void> DumpFree = (delegate* unmanaged[Cdecl]<byte**, nuint, void>)NativeLibrary.GetExport(library, "rd_kafka_conf_dump_free");
+        public readonly delegate* unmanaged[Cdecl]<IntPtr, void> ConfDestroy = (delegate* unmanaged[Cdecl]<IntPtr, void>)NativeLibrary.GetExport(library, "rd_kafka_conf_destroy");
+        public readonly delegate* unmanaged[Cdecl]<IntPtr, IntPtr> ConfOf = (delegate* unmanaged[Cdecl]<IntPtr, IntPtr>)NativeLibrary.GetExport(library, "rd_kafka_conf");
+    }
 }

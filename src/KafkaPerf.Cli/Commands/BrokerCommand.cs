@@ -47,6 +47,7 @@ internal sealed class BrokerCommand(EmbeddedKafkaBrokerOptions defaults)
             return ExitCodes.Cancelled;
         }
 
+        bool died;
         await using (broker)
         {
             Console.Out.WriteLine(broker.BootstrapServers);
@@ -54,15 +55,11 @@ internal sealed class BrokerCommand(EmbeddedKafkaBrokerOptions defaults)
             Console.Error.WriteLine(
                 $"kafkaperf: embedded Kafka {broker.KafkaVersion} broker at {broker.BootstrapServers}, ready in {broker.StartupTime.TotalSeconds:0.0} s "
                 + $"(pid {broker.ProcessId}, log {broker.LogFile}). Ctrl+C stops it and deletes its data.");
-            try
-            {
-                await Task.Delay(Timeout.Infinite, cancellationToken);
-            }
-            catch (OperationCanceledException)
-            {
-                // Ctrl+C or SIGTERM: the normal way to stop.
-            }
+            // Ctrl+C or SIGTERM is the normal way to stop; a broker that ends by itself is a failure.
+            var stopped = Task.Delay(Timeout.Infinite, cancellationToken);
+            died = await Task.WhenAny(stopped, broker.Exited) == broker.Exited;
         }
+        if (died) return Fail(ExitCodes.BrokerFailed, "the broker JVM ended by itself; its data folder is deleted. Start it again, or look at the system's log (out of memory?).");
         Console.Error.WriteLine("kafkaperf: broker stopped, data deleted.");
         return ExitCodes.Success;
     }

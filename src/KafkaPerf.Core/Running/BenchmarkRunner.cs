@@ -150,9 +150,17 @@ public sealed class BenchmarkRunner
         {
             await client.CreateTopicAsync(new TopicSpec(run.Topic, plan.Partitions), cancellationToken);
         }
-        catch (Exception ex) when (ex is not OperationCanceledException)
+        catch (TopicExistsException ex)
         {
-            // Not created here, so not deleted here either: it may be someone else's topic.
+            // Not created here, so not used and not deleted here either: it may be someone else's topic.
+            measurement = Failed(cell, ex.Message);
+            return (ToRecord(run, measurement), measurement);
+        }
+        catch (Exception ex)
+        {
+            // The request may have created it before the wait for metadata failed or was cancelled: delete it anyway.
+            if (!plan.KeepTopics) await DeleteTopicAsync(client, run.Topic, warnings, progress);
+            if (ex is OperationCanceledException) throw;
             measurement = Failed(cell, $"creating topic '{run.Topic}' failed: {ex.GetType().Name}: {ex.Message}");
             return (ToRecord(run, measurement), measurement);
         }

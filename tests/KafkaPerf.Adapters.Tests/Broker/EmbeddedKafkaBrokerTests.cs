@@ -41,7 +41,8 @@ public class EmbeddedKafkaBrokerTests
             var ex = await Assert.ThrowsAsync<BrokerStartException>(() => EmbeddedKafkaBroker.StartAsync(options, TestPaths.Timeout()));
 
             Assert.Contains("did not start", ex.Summary, StringComparison.Ordinal);
-            Assert.Contains("num.network.threads", ex.Message, StringComparison.Ordinal);
+            Assert.Contains("num.network.threads", ex.Summary, StringComparison.Ordinal);
+            Assert.False(ex.PortInUse);
             Assert.Contains("--- last lines of the", ex.Message, StringComparison.Ordinal);
             Assert.Empty(root.GetDirectories());
         }
@@ -49,6 +50,26 @@ public class EmbeddedKafkaBrokerTests
         {
             root.Delete(recursive: true);
         }
+    }
+
+    [Fact]
+    public async Task StartAsync_PortTakenMeanwhile_StartsAgainOnOtherPorts()
+    {
+        // The first pick hands out a port another socket holds, as when a process takes a "free" port in between.
+        using var taken = new System.Net.Sockets.TcpListener(System.Net.IPAddress.Loopback, 0);
+        taken.Start();
+        int takenPort = ((System.Net.IPEndPoint)taken.LocalEndpoint).Port;
+        int picks = 0;
+        var options = new EmbeddedKafkaBrokerOptions
+        {
+            HeapMegabytes = 256,
+            PortPicker = () => Interlocked.Increment(ref picks) == 1 ? (takenPort, FreePort()) : (FreePort(), FreePort()),
+        };
+
+        await using var broker = await EmbeddedKafkaBroker.StartAsync(options, TestPaths.Timeout());
+
+        Assert.Equal(2, picks);
+        Assert.NotEqual($"127.0.0.1:{takenPort}", broker.BootstrapServers);
     }
 
     [Fact]
@@ -86,6 +107,13 @@ public class EmbeddedKafkaBrokerTests
         Assert.Equal("4.3.1", jars.KafkaVersion);
         Assert.True(File.Exists(KafkaJars.ProjectJar));
         Assert.True(Directory.GetFiles(jars.LibsDirectory, "*.jar").Length >= 90);
+    }
+
+    private static int FreePort()
+    {
+        using var listener = new System.Net.Sockets.TcpListener(System.Net.IPAddress.Loopback, 0);
+        listener.Start();
+        return ((System.Net.IPEndPoint)listener.LocalEndpoint).Port;
     }
 
     internal static bool IsRunning(int pid)

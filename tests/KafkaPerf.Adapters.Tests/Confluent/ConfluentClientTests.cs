@@ -1,4 +1,5 @@
 using Confluent.Kafka;
+using KafkaPerf.Adapters.Broker;
 using KafkaPerf.Adapters.Confluent;
 using KafkaPerf.Clients;
 using KafkaPerf.Running;
@@ -107,6 +108,27 @@ public class ConfluentClientTests(BrokerFixture fixture)
     }
 
     [Fact]
+    public async Task RunAsync_ClusterThatAutoCreatesTopics_DeletedTopicsStayDeleted()
+    {
+        // Kafka's default: a metadata request for a missing topic creates it, unless the client says not to.
+        await using var broker = await EmbeddedKafkaBroker.StartAsync(new EmbeddedKafkaBrokerOptions
+        {
+            HeapMegabytes = 256, ExtraConfig = new Dictionary<string, string> { ["auto.create.topics.enable"] = "true" },
+        }, TestPaths.Timeout());
+        var prefix = "kafkaperf-autocreate-" + Guid.NewGuid().ToString("N")[..8];
+        var plan = new BenchmarkPlanBuilder().Clients("confluent").Scenarios(ScenarioKind.Produce, ScenarioKind.Consume)
+            .MessageCounts(1_000).PayloadSizes(100).Repeat(1).Topics(prefix).Build();
+
+        var result = await new BenchmarkRunner(new ClientRegistry([new ConfluentClientFactory()]), new ClientConnection(broker.BootstrapServers))
+            .RunAsync(plan, cancellationToken: TestPaths.Timeout());
+        await Task.Delay(TimeSpan.FromSeconds(2));
+
+        Assert.All(result.Runs, r => Assert.True(r.Succeeded, r.Error));
+        using var admin = new AdminClientBuilder(new AdminClientConfig { BootstrapServers = broker.BootstrapServers, AllowAutoCreateTopics = false }).Build();
+        Assert.DoesNotContain(admin.GetMetadata(TimeSpan.FromSeconds(10)).Topics, t => t.Topic.StartsWith(prefix, StringComparison.Ordinal));
+    }
+
+    [Fact]
     public async Task CreateTopicAsync_TopicExists_FailsWithoutTouchingIt()
     {
         await using var client = new ConfluentClientFactory().Create(Connection);
@@ -114,9 +136,9 @@ public class ConfluentClientTests(BrokerFixture fixture)
         await client.CreateTopicAsync(new TopicSpec(topic), TestPaths.Timeout());
         try
         {
-            var ex = await Assert.ThrowsAsync<InvalidOperationException>(async () => await client.CreateTopicAsync(new TopicSpec(topic), TestPaths.Timeout()));
+            var ex = await Assert.ThrowsAsync<TopicExistsException>(async () => await client.CreateTopicAsync(new TopicSpec(topic), TestPaths.Timeout()));
 
-            Assert.Contains("already exists", ex.Message, StringComparison.Ordinal);
+            Assert.Equal(topic, ex.Topic);
         }
         finally
         {
@@ -152,6 +174,7 @@ public class ConfluentClientTests(BrokerFixture fixture)
             Assert.Equal("1048576", config["socket.send.buffer.bytes"]);
             Assert.Equal("12345", config["queue.buffering.max.messages"]);
             Assert.Equal("false", config["enable.idempotence"]);
+            Assert.Equal("false", config["allow.auto.create.topics"]);
             Assert.True(config.Count > 100, $"only {config.Count} keys: librdkafka's defaults are missing");
             Assert.DoesNotContain(config, pair => pair.Key.EndsWith("_cb", StringComparison.Ordinal));
         }

@@ -4,9 +4,15 @@ using KafkaPerf.Clients.InMemory;
 
 namespace KafkaPerf.Core.Tests.Clients;
 
-/// <summary>Wraps a client to watch its topic lifecycle and to inject consumer faults.</summary>
+/// <summary>Wraps a client to watch its topic lifecycle and to inject consumer and topic-creation faults.</summary>
 internal sealed class TestClientFactory(InMemoryClientOptions options, long dropKey = -1, long duplicateKey = -1) : IBenchClientFactory
 {
+    /// <summary>Thrown instead of creating the topic (e.g. "it exists already").</summary>
+    public Exception? FailBeforeCreating { get; init; }
+
+    /// <summary>Thrown after the topic was created (e.g. the wait for its metadata timed out).</summary>
+    public Exception? FailAfterCreating { get; init; }
+
     public ConcurrentQueue<string> Created { get; } = new();
 
     public ConcurrentQueue<string> Deleted { get; } = new();
@@ -33,8 +39,10 @@ internal sealed class TestClientFactory(InMemoryClientOptions options, long drop
 
         public async ValueTask CreateTopicAsync(TopicSpec topic, CancellationToken cancellationToken)
         {
+            if (owner.FailBeforeCreating is { } before) throw before;
             await inner.CreateTopicAsync(topic, cancellationToken);
             owner.Created.Enqueue(topic.Name);
+            if (owner.FailAfterCreating is { } after) throw after;
         }
 
         public async ValueTask DeleteTopicAsync(string topic, CancellationToken cancellationToken)

@@ -97,6 +97,31 @@ public class BenchmarkRunnerTests
     }
 
     [Fact]
+    public async Task RunAsync_TopicExistsAlready_RunFailsAndTheTopicIsNotDeleted()
+    {
+        var a = new TestClientFactory(new InMemoryClientOptions { Name = "a" }) { FailBeforeCreating = new TopicExistsException("x") };
+        var plan = new BenchmarkPlanBuilder().Clients("a").Scenarios(ScenarioKind.Produce).MessageCounts(10).PayloadSizes(1).Repeat(1).Build();
+
+        var result = await Runner(a).RunAsync(plan, cancellationToken: TestContext.Current);
+
+        Assert.All(result.Runs, r => Assert.StartsWith("Topic 'x' already exists", r.Error, StringComparison.Ordinal));
+        Assert.Empty(a.Deleted);
+    }
+
+    [Fact]
+    public async Task RunAsync_TopicCreatedButItsWaitFailed_RunFailsAndTheTopicIsDeleted()
+    {
+        var a = new TestClientFactory(new InMemoryClientOptions { Name = "a" }) { FailAfterCreating = new TimeoutException("no leader") };
+        var plan = new BenchmarkPlanBuilder().Clients("a").Scenarios(ScenarioKind.Produce).MessageCounts(10).PayloadSizes(1).Repeat(1).Build();
+
+        var result = await Runner(a).RunAsync(plan, cancellationToken: TestContext.Current);
+
+        Assert.All(result.Runs, r => Assert.Contains("TimeoutException: no leader", r.Error, StringComparison.Ordinal));
+        Assert.Equal(2, a.Created.Count);
+        Assert.Equal(a.Created.Order(), a.Deleted.Order());
+    }
+
+    [Fact]
     public async Task RunAsync_UnknownClient_FailsBeforeAnyRunNamingTheKnownOnes()
     {
         var plan = new BenchmarkPlanBuilder().Clients("nope").Scenarios(ScenarioKind.Produce).MessageCounts(1).PayloadSizes(1).Build();
