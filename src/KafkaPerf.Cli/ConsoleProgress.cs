@@ -7,8 +7,14 @@ namespace KafkaPerf.Cli;
 /// <summary>One line per run on standard error, so standard output stays clean for the tables.</summary>
 internal sealed class ConsoleProgress(TextWriter writer) : IBenchmarkProgress
 {
-    public void OnPlanStarted(BenchmarkPlan plan) =>
-        writer.WriteLine($"kafkaperf: {plan.TotalRuns} runs ({plan.Clients.Count} clients × {plan.Cells().Count()} cells × {plan.Repeat} repetitions{(plan.Warmup ? " + 1 warm-up" : string.Empty)})");
+    private bool _showVariant;
+
+    public void OnPlanStarted(BenchmarkPlan plan)
+    {
+        _showVariant = plan.SettingsVariants.Count > 1;
+        writer.WriteLine($"kafkaperf: {Count(plan.TotalRuns, "run")} ({Count(plan.Clients.Count, "client")} × {Count(plan.Cells().Count(), "cell")} × "
+            + $"{Count(plan.Repeat, "repetition")}{(plan.Warmup ? " + 1 warm-up" : string.Empty)})");
+    }
 
     public void OnRunStarting(RunDescriptor run)
     {
@@ -20,9 +26,12 @@ internal sealed class ConsoleProgress(TextWriter writer) : IBenchmarkProgress
         string outcome = record.Succeeded
             ? string.Create(CultureInfo.InvariantCulture, $"{record.MessagesPerSecond,14:N0} msg/s  {record.ElapsedSeconds,9:0.0000} s")
             : $"FAILED: {record.Error}";
-        writer.WriteLine(string.Create(CultureInfo.InvariantCulture,
-            $"[{run.Sequence,4}/{run.TotalRuns}] {cell.Scenario.ToString().ToLowerInvariant(),-9} {cell.MessageCount,9:N0} × {cell.PayloadBytes,6} B  {run.Client,-12} {(run.IsWarmup ? "warm-up" : $"run {run.Repetition}"),-7} {outcome}"));
+        var line = string.Create(CultureInfo.InvariantCulture,
+            $"[{run.Sequence,4}/{run.TotalRuns}] {cell.Scenario.ToString().ToLowerInvariant(),-9} {cell.MessageCount,9:N0} × {cell.PayloadBytes,6} B  {run.Client,-12} {(run.IsWarmup ? "warm-up" : $"run {run.Repetition}"),-7} {outcome}");
+        writer.WriteLine(_showVariant ? $"{line}  [{cell.Variant}]" : line);
     }
+
+    private static string Count(int n, string noun) => n.ToString("N0", CultureInfo.InvariantCulture) + " " + (n == 1 ? noun : noun + "s");
 
     public void OnWarning(string message) => writer.WriteLine($"warning: {message}");
 }

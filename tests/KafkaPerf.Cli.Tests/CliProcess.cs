@@ -23,12 +23,15 @@ internal sealed class CliProcess : IDisposable
 
     public static CliProcess Start(IReadOnlyDictionary<string, string?>? environment, params string[] args)
     {
-        var start = new ProcessStartInfo("dotnet")
+        // "setsid" as the first argument starts the tool as the leader of a process group of its own.
+        bool ownGroup = args.Length > 0 && args[0] == "setsid";
+        var start = new ProcessStartInfo(ownGroup ? "setsid" : "dotnet")
         {
             RedirectStandardOutput = true, RedirectStandardError = true, RedirectStandardInput = true, UseShellExecute = false,
         };
+        if (ownGroup) start.ArgumentList.Add("dotnet");
         start.ArgumentList.Add(Path.Combine(AppContext.BaseDirectory, "dotnet-kafkaperf.dll"));
-        foreach (var arg in args) start.ArgumentList.Add(arg);
+        foreach (var arg in ownGroup ? args[1..] : args) start.ArgumentList.Add(arg);
         foreach (var (key, value) in environment ?? new Dictionary<string, string?>())
         {
             if (value is null) start.Environment.Remove(key);

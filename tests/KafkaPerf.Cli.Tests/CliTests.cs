@@ -32,7 +32,10 @@ public class CliTests
     [InlineData("--acks", "2", "Unknown acks '2'")]
     [InlineData("--compression", "brotli", "Unknown compression 'brotli'")]
     [InlineData("-X", "linger.ms=5", "is not client:key=value")]
-    [InlineData("--broker-heap", "64", "Broker heap 64 MB is too small")]
+    [InlineData("--broker-heap", "128", "Broker heap 128 MB is too small")]
+    [InlineData("-X", "confluent:nonsense.key=1", "Client 'confluent' does not accept its settings: librdkafka rejects nonsense.key=1")]
+    [InlineData("-X", "nope:linger.ms=1", "client 'nope', which is not in the plan")]
+    [InlineData("--bootstrap", "notahostport", "--bootstrap 'notahostport' is not host:port")]
     public async Task Run_BadInput_OneLineAndExitCode2AndNoFiles(string flag, string value, string expected)
     {
         var output = Path.Combine(Path.GetTempPath(), "kafkaperf-cli-" + Guid.NewGuid().ToString("N"));

@@ -37,6 +37,40 @@ public partial class ProcessTests
     }
 
     [Fact]
+    public async Task Run_WholeProcessGroupGetsSigterm_SavesTheRunsDoneAndLeavesNoBroker()
+    {
+        // timeout(1), service managers and CI cancellation signal the whole group: the broker JVM gets SIGTERM too.
+        var output = Directory.CreateTempSubdirectory("kafkaperf-cli-");
+        try
+        {
+            using var cli = CliProcess.Start(null, "setsid", "run", "--messages", "100000", "--sizes", "100", "--repeat", "4",
+                "--scenarios", "produce", "--broker-heap", "256", "--output", output.FullName);
+            using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(3));
+            while (!cli.Stderr.Contains("[   3/", StringComparison.Ordinal))
+            {
+                Assert.False(cli.Process.HasExited, cli.Stderr);
+                await Task.Delay(50, timeout.Token);
+            }
+            var port = BrokerReady().Match(cli.Stderr).Groups[1].Value;
+
+            Assert.Equal(0, Kill(-cli.Process.Id, "SIGTERM"));
+            await cli.Process.WaitForExitAsync(timeout.Token);
+            cli.Process.WaitForExit();
+
+            Assert.True(cli.Process.ExitCode == 130, cli.Stderr);
+            Assert.Equal(["csv", "json", "md"], output.GetFiles().Select(f => f.Extension.TrimStart('.')).Order());
+            Assert.Contains("Cancelled", File.ReadAllText(output.GetFiles("*.md").Single().FullName), StringComparison.Ordinal);
+            Assert.DoesNotContain("could not be deleted", cli.Stderr, StringComparison.Ordinal);
+            await WaitUntilAsync(() => !Process.GetProcesses().Any(p => CommandLine(p.Id).Contains("127.0.0.1:" + port, StringComparison.Ordinal)), TimeSpan.FromSeconds(20));
+            Assert.DoesNotContain(Process.GetProcesses(), p => CommandLine(p.Id).Contains("127.0.0.1:" + port, StringComparison.Ordinal));
+        }
+        finally
+        {
+            output.Delete(recursive: true);
+        }
+    }
+
+    [Fact]
     public async Task Run_LibrdkafkaVariableNamesNoLibrary_OneLineExit2AndNothingWritten()
     {
         var output = Path.Combine(Path.GetTempPath(), "kafkaperf-cli-" + Guid.NewGuid().ToString("N"));
@@ -122,7 +156,8 @@ public partial class ProcessTests
 
     private static int Kill(int pid, string signal)
     {
-        using var kill = Process.Start("kill", ["-" + signal.Replace("SIG", string.Empty, StringComparison.Ordinal), pid.ToString(System.Globalization.CultureInfo.InvariantCulture)]);
+        // A negative pid signals the whole process group.
+        using var kill = Process.Start("kill", ["-s", signal.Replace("SIG", string.Empty, StringComparison.Ordinal), "--", pid.ToString(System.Globalization.CultureInfo.InvariantCulture)]);
         kill.WaitForExit();
         return kill.ExitCode;
     }

@@ -6,6 +6,9 @@ public sealed record EmbeddedKafkaBrokerOptions
     /// <summary>Default heap: 1 GB, as Kafka's own start script.</summary>
     public const int DefaultHeapMegabytes = 1024;
 
+    /// <summary>The smallest heap accepted: with 128 MB Kafka 4.3 ran out of memory while starting, 192 MB started.</summary>
+    public const int MinimumHeapMegabytes = 256;
+
     /// <summary>Java heap of the broker JVM, in megabytes (both <c>-Xms</c> and <c>-Xmx</c>, so it never resizes mid-run).</summary>
     public int HeapMegabytes { get; init; } = DefaultHeapMegabytes;
 
@@ -32,8 +35,8 @@ public sealed record EmbeddedKafkaBrokerOptions
     /// <exception cref="ArgumentOutOfRangeException">A value is outside its range.</exception>
     public void Validate()
     {
-        if (HeapMegabytes < 128)
-            throw new ArgumentOutOfRangeException(nameof(HeapMegabytes), HeapMegabytes, "The broker heap must be at least 128 MB.");
+        if (HeapMegabytes < MinimumHeapMegabytes)
+            throw new ArgumentOutOfRangeException(nameof(HeapMegabytes), HeapMegabytes, $"The broker heap must be at least {MinimumHeapMegabytes} MB.");
         if (StartTimeout <= TimeSpan.Zero)
             throw new ArgumentOutOfRangeException(nameof(StartTimeout), StartTimeout, "The start timeout must be positive.");
     }

@@ -35,6 +35,16 @@ public sealed class ConfluentClientFactory(ConfluentClientOptions? options = nul
     }
 
     /// <inheritdoc />
+    public string? CheckSettings(ClientSettings settings)
+    {
+        ArgumentNullException.ThrowIfNull(settings);
+        var binding = ConfluentNativeLibrary.EnsureLoaded();
+        const string Placeholder = "127.0.0.1:9092";
+        return LibrdkafkaConfigDump.Check(binding, ConfluentSettings.Producer(Placeholder, settings))
+            ?? LibrdkafkaConfigDump.Check(binding, ConfluentSettings.Consumer(Placeholder, "check", settings));
+    }
+
+    /// <inheritdoc />
     /// <exception cref="PrerequisiteException">librdkafka is missing, or no broker answered within the connect timeout.</exception>
     public IBenchClient Create(ClientConnection connection) =>
         new ConfluentClient(connection, ConfluentNativeLibrary.EnsureLoaded(), _options);

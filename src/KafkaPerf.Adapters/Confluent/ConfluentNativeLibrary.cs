@@ -8,7 +8,8 @@ namespace KafkaPerf.Adapters.Confluent;
 /// Binds Confluent.Kafka to a native librdkafka, once per process, before any client exists. Tried in order:
 /// the file named by <c>KAFKAPERF_LIBRDKAFKA</c>; the project's build of librdkafka 2.15.1 (the version
 /// Confluent.Kafka 2.15.1 is built for, placed beside the assemblies by the build); the <c>librdkafka.redist</c>
-/// package's native asset; the operating system's library, with a warning in the result when it is another version.
+/// package's native asset; the operating system's library. One older than 2.15 is refused (it crashes Confluent.Kafka
+/// 2.15.1); any other version than 2.15.1 runs with a warning in the result.
 /// </summary>
 /// <remarks>Thread-safe. A failure is remembered: every later call throws the same one-line error.</remarks>
 public static unsafe class ConfluentNativeLibrary
@@ -69,6 +70,8 @@ public static unsafe class ConfluentNativeLibrary
             if (chosen != version)
                 throw new PrerequisiteException(
                     $"Confluent.Kafka already runs on librdkafka {version}, not on the chosen {chosen} at '{path}': bind it before any Confluent.Kafka client is created (ConfluentNativeLibrary.EnsureLoaded()).");
+            if (TooOld(version) is { } tooOld)
+                throw new PrerequisiteException($"librdkafka {version} at '{path}' (from {LibrdkafkaBinding.Name(origin)}) {tooOld}");
             return new LibrdkafkaBinding(version, path, origin, handle);
         }
         catch (Exception ex) when (ex is InvalidOperationException or EntryPointNotFoundException or DllNotFoundException
@@ -77,6 +80,30 @@ public static unsafe class ConfluentNativeLibrary
             throw new PrerequisiteException(
                 $"librdkafka at '{path}' could not be used by Confluent.Kafka ({ex.Message.Split('\n')[0]}): run eng/build-librdkafka.sh, or set {PathVariable} to a librdkafka {ExpectedVersion} library.", ex);
         }
+    }
+
+    /// <summary>Why a librdkafka version cannot run Confluent.Kafka, or <see langword="null"/> when it can.</summary>
+    /// <param name="version">A version such as <c>2.0.2</c>.</param>
+    /// <returns>The rest of a one-line error, or <see langword="null"/>.</returns>
+    /// <remarks>Confluent.Kafka 2.15.1 calls functions and struct layouts an older librdkafka lacks: with Debian's 2.0.2,
+    /// a produce crashed the process in <c>rd_kafka_AdminOptions_set_request_timeout</c> and a roundtrip threw
+    /// <c>EntryPointNotFoundException</c> (rd_kafka_topic_partition_get_leader_epoch). A library older than the
+    /// expected major.minor is therefore refused; a newer one runs, with a warning in the result.</remarks>
+    public static string? TooOld(string version)
+    {
+        if (!TryMajorMinor(version, out var actual) || !TryMajorMinor(ExpectedVersion, out var expected)) return null;
+        return actual.CompareTo(expected) >= 0 ? null
+            : $"is older than {ExpectedVersion}, which Confluent.Kafka {ManagedVersion} is built for, and crashes it: run eng/build-librdkafka.sh, or set {PathVariable} to a librdkafka {ExpectedVersion} library.";
+    }
+
+    private static bool TryMajorMinor(string version, out (int Major, int Minor) majorMinor)
+    {
+        var parts = version.Split('.', '-');
+        majorMinor = default;
+        if (parts.Length < 2 || !int.TryParse(parts[0], System.Globalization.CultureInfo.InvariantCulture, out var major)
+            || !int.TryParse(parts[1], System.Globalization.CultureInfo.InvariantCulture, out var minor)) return false;
+        majorMinor = (major, minor);
+        return true;
     }
 
     private static (IntPtr Handle, string Path, LibrdkafkaOrigin Origin) Open()

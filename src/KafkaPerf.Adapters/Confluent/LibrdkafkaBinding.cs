@@ -19,7 +19,12 @@ public sealed record LibrdkafkaBinding(string Version, string Path, LibrdkafkaOr
           + $"({OriginText}, {Path}) ran: users of the NuGet package get {ConfluentNativeLibrary.ExpectedVersion}, so these figures may differ from theirs. "
           + "Run eng/build-librdkafka.sh or set KAFKAPERF_LIBRDKAFKA.";
 
-    private string OriginText => Origin switch
+    private string OriginText => Name(Origin);
+
+    /// <summary>How an origin is named in results and messages.</summary>
+    /// <param name="origin">The origin.</param>
+    /// <returns>Its name.</returns>
+    public static string Name(LibrdkafkaOrigin origin) => origin switch
     {
         LibrdkafkaOrigin.Variable => ConfluentNativeLibrary.PathVariable,
         LibrdkafkaOrigin.ProjectBuild => "KafkaPerf's build",

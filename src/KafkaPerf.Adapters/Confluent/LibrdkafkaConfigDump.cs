@@ -53,6 +53,47 @@ internal static unsafe class LibrdkafkaConfigDump
         return result;
     }
 
+    /// <summary>Checks that librdkafka accepts every setting, without creating a client.</summary>
+    /// <param name="binding">The loaded library.</param>
+    /// <param name="settings">The settings; <c>dotnet.*</c> keys are Confluent.Kafka's and are not checked here.</param>
+    /// <returns><see langword="null"/> when all are accepted; otherwise librdkafka's reason for the first one it rejects.</returns>
+    public static string? Check(LibrdkafkaBinding binding, IReadOnlyList<KeyValuePair<string, string>> settings)
+    {
+        var api = new Api(binding.Handle);
+        var conf = api.ConfNew();
+        try
+        {
+            var error = stackalloc byte[512];
+            foreach (var (key, value) in settings)
+            {
+                if (key.StartsWith("dotnet.", StringComparison.Ordinal)) continue;
+                if (Set(api, conf, key, value, error) is { } rejected) return rejected;
+            }
+            return null;
+        }
+        finally
+        {
+            api.ConfDestroy(conf);
+        }
+    }
+
+    private static string? Set(Api api, IntPtr conf, string key, string value, byte* error)
+    {
+        var nativeKey = Marshal.StringToCoTaskMemUTF8(key);
+        var nativeValue = Marshal.StringToCoTaskMemUTF8(value);
+        try
+        {
+            return api.ConfSet(conf, (byte*)nativeKey, (byte*)nativeValue, error, 512) == ConfOk
+                ? null
+                : $"librdkafka rejects {key}={value}: {Marshal.PtrToStringUTF8((IntPtr)error)}";
+        }
+        finally
+        {
+            Marshal.FreeCoTaskMem(nativeKey);
+            Marshal.FreeCoTaskMem(nativeValue);
+        }
+    }
+
     /// <summary>Applies the settings to a fresh configuration and dumps it (what rd_kafka_new may still adjust is not seen).</summary>
     private static void Fresh(Api api, IReadOnlyList<KeyValuePair<string, string>> settings, SortedDictionary<string, string> result)
     {
@@ -63,18 +104,7 @@ internal static unsafe class LibrdkafkaConfigDump
             foreach (var (key, value) in settings)
             {
                 if (key.StartsWith("dotnet.", StringComparison.Ordinal)) continue;
-                var nativeKey = Marshal.StringToCoTaskMemUTF8(key);
-                var nativeValue = Marshal.StringToCoTaskMemUTF8(value);
-                try
-                {
-                    if (api.ConfSet(conf, (byte*)nativeKey, (byte*)nativeValue, error, 512) != ConfOk)
-                        throw new ArgumentException($"librdkafka rejected {key}={value}: {Marshal.PtrToStringUTF8((IntPtr)error)}");
-                }
-                finally
-                {
-                    Marshal.FreeCoTaskMem(nativeKey);
-                    Marshal.FreeCoTaskMem(nativeValue);
-                }
+                if (Set(api, conf, key, value, error) is { } rejected) throw new ArgumentException(rejected);
             }
             // Topic-level first, then global: where both have a key (compression.codec), the topic's default is
             // "inherit", so the global value is the one in effect.

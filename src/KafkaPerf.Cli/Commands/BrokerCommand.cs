@@ -32,7 +32,7 @@ internal sealed class BrokerCommand(EmbeddedKafkaBrokerOptions defaults)
         }
         catch (ArgumentOutOfRangeException ex)
         {
-            return Fail(ExitCodes.BadInput, $"{ex.Message.Split(" (Parameter")[0]} Use --broker-heap 128 or more.");
+            return Fail(ExitCodes.BadInput, $"{ex.Message.Split(" (Parameter")[0]} Use --broker-heap {EmbeddedKafkaBrokerOptions.MinimumHeapMegabytes} or more.");
         }
         catch (PrerequisiteException ex)
         {

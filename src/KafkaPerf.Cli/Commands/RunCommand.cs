@@ -69,8 +69,11 @@ internal sealed class RunCommand
             plan = BuildPlan(parse);
             exporters = [.. List(parse.GetValue(Format)).Select(f => DefaultExporters.TryGet(f, out var e)
                 ? e : throw new PlanValidationException($"Unknown format '{f}': use csv, json and/or md."))];
-            if (brokerOptions.HeapMegabytes < 128)
-                throw new PlanValidationException($"Broker heap {brokerOptions.HeapMegabytes} MB is too small: use --broker-heap 128 or more.");
+            if (brokerOptions.HeapMegabytes < EmbeddedKafkaBrokerOptions.MinimumHeapMegabytes)
+                throw new PlanValidationException(
+                    $"Broker heap {brokerOptions.HeapMegabytes} MB is too small: use --broker-heap {EmbeddedKafkaBrokerOptions.MinimumHeapMegabytes} or more.");
+            if (parse.GetValue(Bootstrap) is { } servers && !IsBootstrapList(servers))
+                throw new PlanValidationException($"--bootstrap '{servers}' is not host:port[,host:port…]: give the address of a broker, e.g. --bootstrap localhost:9092.");
         }
         catch (PlanValidationException ex)
         {
@@ -78,6 +81,8 @@ internal sealed class RunCommand
         }
 
         var bootstrap = parse.GetValue(Bootstrap);
+        if (bootstrap is not null && parse.GetResult(BrokerHeap) is { Implicit: false })
+            Console.Error.WriteLine("kafkaperf: --broker-heap is not used: --bootstrap names an existing cluster, no broker is started.");
         // Names and prerequisites are checked before a broker starts; the real address comes after.
         var findings = new BenchmarkRunner(_registry, new ClientConnection(bootstrap ?? "embedded")).Validate(plan);
         if (findings.Count > 0) return BadInput(string.Join(Environment.NewLine, findings.Select(f => f.Message)));
@@ -91,7 +96,7 @@ internal sealed class RunCommand
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
-            return BadInput($"Cannot write to output folder '{output}': {ex.Message}. Choose another with --output.");
+            return BadInput($"Cannot create the output folder '{output}' ({ex.Message.TrimEnd('.')}): choose another with --output.");
         }
 
         bool quiet = parse.GetValue(Quiet);
@@ -146,7 +151,11 @@ internal sealed class RunCommand
             DefaultExporters.Markdown.Export(result, Console.Out);
             foreach (var path in written) Console.Error.WriteLine($"wrote {path}");
 
-            if (result.Cancelled) return ExitCodes.Cancelled;
+            if (result.Cancelled)
+            {
+                Console.Error.WriteLine($"kafkaperf: cancelled; the {result.Runs.Count} runs done were saved.");
+                return ExitCodes.Cancelled;
+            }
             return result.FailedRuns > 0 ? ExitCodes.RunsFailed : ExitCodes.Success;
         }
         finally
@@ -182,9 +191,14 @@ internal sealed class RunCommand
 
     private static int BadInput(string message)
     {
-        Console.Error.WriteLine($"kafkaperf: {message}");
+        foreach (var line in message.Split(Environment.NewLine)) Console.Error.WriteLine($"kafkaperf: {line}");
         return ExitCodes.BadInput;
     }
+
+    private static bool IsBootstrapList(string value) =>
+        List(value) is { Length: > 0 } servers && servers.All(server =>
+            server.LastIndexOf(':') is var colon and > 0
+            && int.TryParse(server.AsSpan(colon + 1), NumberStyles.None, CultureInfo.InvariantCulture, out var port) && port is > 0 and < 65536);
 
     /// <summary>A folder this run created and never wrote to goes again: bad input leaves nothing behind.</summary>
     private static void RemoveIfEmpty(string folder, bool created)

@@ -16,6 +16,12 @@ public interface IBenchClientFactory
     /// <returns><see langword="null"/> when it can; otherwise one line saying what is missing and what to do.</returns>
     string? CheckAvailability() => null;
 
+    /// <summary>Whether the client accepts these settings (e.g. every <c>key=value</c> override), checked before anything
+    /// starts, so that a typo fails at once instead of failing every run.</summary>
+    /// <param name="settings">A settings variant with this client's overrides.</param>
+    /// <returns><see langword="null"/> when they are usable; otherwise one line saying what is wrong.</returns>
+    string? CheckSettings(ClientSettings settings) => null;
+
     /// <summary>Creates the client. Any start-up cost (a JVM, a connection) is paid here, outside timing.</summary>
     /// <param name="connection">Where to connect.</param>
     /// <returns>A client that the caller disposes.</returns>

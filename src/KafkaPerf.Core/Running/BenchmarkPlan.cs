@@ -91,8 +91,23 @@ public sealed record BenchmarkPlan
     public ClientSettings SettingsFor(PlanCell cell, string client)
     {
         ArgumentNullException.ThrowIfNull(cell);
-        return ClientOverrides.TryGetValue(client, out var overrides) && overrides.Count > 0
-            ? cell.Settings with { Overrides = overrides }
-            : cell.Settings;
+        return SettingsFor(cell.Settings, client);
     }
+
+    /// <summary>A settings variant with one client's overrides applied.</summary>
+    /// <param name="variant">One of <see cref="SettingsVariants"/>.</param>
+    /// <param name="client">The client name.</param>
+    /// <returns>The settings that client runs with.</returns>
+    public ClientSettings SettingsFor(ClientSettings variant, string client)
+    {
+        ArgumentNullException.ThrowIfNull(variant);
+        return ClientOverrides.TryGetValue(client, out var overrides) && overrides.Count > 0
+            ? variant with { Overrides = overrides }
+            : variant;
+    }
+
+    /// <summary>Caveats found while building the plan (e.g. an override that replaces a common setting); the runner
+    /// puts them into the result.</summary>
+    [System.Text.Json.Serialization.JsonIgnore]
+    public IReadOnlyList<string> Warnings { get; init; } = [];
 }

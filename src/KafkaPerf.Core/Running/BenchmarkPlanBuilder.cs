@@ -199,7 +199,16 @@ public sealed class BenchmarkPlanBuilder
         CheckPositive(_receiveBuffer, "receive buffer", errors);
         CheckNonNegative(_fetchMinBytes, "fetch.min.bytes", errors);
         foreach (var client in _overrides.Keys.Where(k => !_clients.Contains(k, StringComparer.OrdinalIgnoreCase)))
-            errors.Add(new ValidationError(ValidationSeverity.Warning, $"Overrides for '{client}' are ignored: that client is not in the plan."));
+            Error($"A setting is given for client '{client}', which is not in the plan: name it in --clients, or fix the name in -X {client}:key=value.");
+        foreach (var (client, settings) in _overrides)
+        {
+            foreach (var key in settings.Keys)
+            {
+                if (KnobOf(key) is { } knob && IsSet(knob))
+                    errors.Add(new ValidationError(ValidationSeverity.Warning,
+                        $"-X {client}:{key} replaces the common setting {knob} for '{client}': its runs are labelled with {knob} values it did not run with."));
+            }
+        }
         return errors;
     }
 
@@ -214,6 +223,7 @@ public sealed class BenchmarkPlanBuilder
 
         return _options with
         {
+            Warnings = [.. findings.Where(f => f.Severity == ValidationSeverity.Warning).Select(f => f.Message)],
             Clients = [.. _clients],
             Scenarios = [.. _scenarios.Distinct()],
             MessageCounts = [.. _messageCounts.Distinct()],
@@ -223,6 +233,32 @@ public sealed class BenchmarkPlanBuilder
                 pair => pair.Key, pair => (IReadOnlyDictionary<string, string>)new Dictionary<string, string>(pair.Value), StringComparer.OrdinalIgnoreCase),
         };
     }
+
+    /// <summary>The common knob a client's own key sets (librdkafka and the Java client spell some differently).</summary>
+    private static string? KnobOf(string key) => key switch
+    {
+        "acks" or "request.required.acks" => "acks",
+        "linger.ms" or "queue.buffering.max.ms" => "linger.ms",
+        "batch.size" => "batch.size",
+        "max.in.flight" or "max.in.flight.requests.per.connection" => "max.in.flight",
+        "send.buffer.bytes" or "socket.send.buffer.bytes" => "send.buffer.bytes",
+        "receive.buffer.bytes" or "socket.receive.buffer.bytes" => "receive.buffer.bytes",
+        "fetch.min.bytes" => "fetch.min.bytes",
+        "compression.type" or "compression.codec" => "compression",
+        _ => null,
+    };
+
+    private bool IsSet(string knob) => knob switch
+    {
+        "acks" => _acks.Length > 0,
+        "linger.ms" => _lingerMs.Length > 0,
+        "batch.size" => _batchSize.Length > 0,
+        "max.in.flight" => _maxInFlight.Length > 0,
+        "send.buffer.bytes" => _sendBuffer.Length > 0,
+        "receive.buffer.bytes" => _receiveBuffer.Length > 0,
+        "fetch.min.bytes" => _fetchMinBytes.Length > 0,
+        _ => _compression.Length > 0,
+    };
 
     private List<ClientSettings> Variants()
     {

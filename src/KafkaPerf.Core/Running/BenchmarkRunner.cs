@@ -45,6 +45,8 @@ public sealed class BenchmarkRunner
                 errors.Add(new ValidationError(ValidationSeverity.Error, _registry.UnknownClientMessage(name)));
             else if (factory.CheckAvailability() is { } unavailable)
                 errors.Add(new ValidationError(ValidationSeverity.Error, $"Client '{name}' cannot run here: {unavailable}"));
+            else if (plan.SettingsVariants.Select(v => factory.CheckSettings(plan.SettingsFor(v, name))).FirstOrDefault(p => p is not null) is { } badSettings)
+                errors.Add(new ValidationError(ValidationSeverity.Error, $"Client '{name}' does not accept its settings: {badSettings}"));
             else if (factory.RequiresBroker && string.IsNullOrWhiteSpace(_connection.BootstrapServers))
                 errors.Add(new ValidationError(ValidationSeverity.Error, $"Client '{name}' needs a Kafka broker: give one with --bootstrap host:port."));
         }
@@ -84,7 +86,7 @@ public sealed class BenchmarkRunner
                     Details = client.Details.Count > 0 ? client.Details : null,
                 };
             }
-            Warn(warnings, progress, PlanWarnings(plan, clients.Values));
+            Warn(warnings, progress, plan.Warnings.Concat(PlanWarnings(plan, clients.Values)));
             progress.OnPlanStarted(plan);
 
             int sequence = 0;
@@ -124,6 +126,8 @@ public sealed class BenchmarkRunner
                 await client.DisposeAsync();
         }
 
+        if (plan.KeepTopics && runs.Count > 0)
+            Warn(warnings, progress, [$"{runs.Count} topics were kept (--keep-topics), named {plan.TopicPrefix}__…: delete them when done."]);
         var cells = ResultSummarizer.Cells(plan, runs);
         return new BenchmarkResult
         {
@@ -153,7 +157,7 @@ public sealed class BenchmarkRunner
         catch (TopicExistsException ex)
         {
             // Not created here, so not used and not deleted here either: it may be someone else's topic.
-            measurement = Failed(cell, ex.Message);
+            measurement = Failed(cell, ex.Message) with { Lost = 0 };
             return (ToRecord(run, measurement), measurement);
         }
         catch (Exception ex)
@@ -161,7 +165,7 @@ public sealed class BenchmarkRunner
             // The request may have created it before the wait for metadata failed or was cancelled: delete it anyway.
             if (!plan.KeepTopics) await DeleteTopicAsync(client, run.Topic, warnings, progress);
             if (ex is OperationCanceledException) throw;
-            measurement = Failed(cell, $"creating topic '{run.Topic}' failed: {ex.GetType().Name}: {ex.Message}");
+            measurement = Failed(cell, $"creating topic '{run.Topic}' failed: {TypeName(ex)}: {ex.Message}") with { Lost = 0 };
             return (ToRecord(run, measurement), measurement);
         }
         try
@@ -189,13 +193,21 @@ public sealed class BenchmarkRunner
         }
         catch (Exception ex) when (ex is not OperationCanceledException)
         {
-            measurement = Failed(cell, $"{ex.GetType().Name}: {ex.Message}");
+            measurement = Failed(cell, $"{TypeName(ex)}: {ex.Message}");
         }
         finally
         {
             if (!plan.KeepTopics) await DeleteTopicAsync(client, run.Topic, warnings, progress);
         }
         return (ToRecord(run, measurement), measurement);
+    }
+
+    /// <summary>An exception's type without generic arity (ProduceException, not ProduceException`2).</summary>
+    private static string TypeName(Exception ex)
+    {
+        var name = ex.GetType().Name;
+        int tick = name.IndexOf('`', StringComparison.Ordinal);
+        return tick < 0 ? name : name[..tick];
     }
 
     private static RunMeasurement Failed(PlanCell cell, string error) =>

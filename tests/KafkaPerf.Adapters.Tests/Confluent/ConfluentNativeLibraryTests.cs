@@ -17,6 +17,22 @@ public class ConfluentNativeLibraryTests
         Assert.Same(binding, ConfluentNativeLibrary.EnsureLoaded());
     }
 
+    [Theory]
+    [InlineData("2.0.2", false)]
+    [InlineData("2.14.9", false)]
+    [InlineData("1.9.2", false)]
+    [InlineData("2.15.0", true)]
+    [InlineData("2.15.1", true)]
+    [InlineData("2.16.0", true)]
+    [InlineData("3.0.0", true)]
+    public void TooOld_Version_RefusesOnlyOlderThanTheExpectedMinor(string version, bool usable)
+    {
+        var reason = ConfluentNativeLibrary.TooOld(version);
+
+        Assert.Equal(usable, reason is null);
+        if (reason is not null) Assert.Contains("eng/build-librdkafka.sh", reason, StringComparison.Ordinal);
+    }
+
     [Fact]
     public void ProbeBroker_NothingListening_FailsWithinTheTimeoutInOneLine()
     {

@@ -55,6 +55,33 @@ public class BenchmarkPlanBuilderTests
     }
 
     [Fact]
+    public void Build_OverrideForClientNotInPlan_IsAnError()
+    {
+        var ex = Assert.Throws<PlanValidationException>(() => Valid().Override("nope", "linger.ms", "5").Build());
+
+        Assert.Contains("client 'nope', which is not in the plan", ex.Message, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("linger.ms")]
+    [InlineData("queue.buffering.max.ms")]
+    public void Build_OverrideOfASweptKnob_WarnsThatTheLabelsAreWrong(string key)
+    {
+        var plan = Valid().LingerMs(0, 5).Override("inmemory", key, "20").Build();
+
+        var warning = Assert.Single(plan.Warnings);
+        Assert.StartsWith($"-X inmemory:{key} replaces the common setting linger.ms", warning, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Build_OverrideOfAKnobNotSet_NoWarning()
+    {
+        var plan = Valid().Override("inmemory", "linger.ms", "20").Build();
+
+        Assert.Empty(plan.Warnings);
+    }
+
+    [Fact]
     public void SettingsFor_ClientOverride_AppliesToThatClientOnly()
     {
         var plan = Valid().Clients("other").Override("inmemory", "queue.buffering.max.messages", "10").Build();

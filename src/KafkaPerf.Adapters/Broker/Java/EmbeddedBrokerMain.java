@@ -25,8 +25,10 @@ import org.apache.kafka.common.utils.AppInfoParser;
  *
  * <p>The owner holds the write end of this process's stdin and never writes to it. When that pipe closes - the
  * owner disposed the broker, exited, or was killed, even with SIGKILL - this JVM deletes its data directory
- * and halts, so no broker outlives its owner. Ctrl+C in a terminal reaches the whole foreground process group;
- * once ready, the broker ignores SIGINT, so the owner can still delete its topics and then stop it in order.
+ * and halts, so no broker outlives its owner. Ctrl+C in a terminal, and SIGTERM from tools that signal a whole process
+ * group (timeout, service managers, CI cancellation), reach this JVM as well as its owner: once ready, the broker ignores
+ * SIGINT and SIGTERM, so the owner can still delete its topics, save its results and then stop it in order. SIGKILL
+ * still ends it; so does its owner's end.
  *
  * <p>Arguments: server.properties, cluster id, data directory, bootstrap address, ready timeout in seconds.
  */
@@ -50,7 +52,7 @@ public final class EmbeddedBrokerMain {
         Thread server = new Thread(() -> kafka.Kafka.main(new String[] {config}), "kafkaperf-broker-main");
         server.start();
         awaitReady(bootstrap, readyTimeoutMs);
-        ignoreInterrupt();
+        ignoreTerminationSignals();
         System.out.println("KAFKAPERF-READY " + AppInfoParser.getVersion());
         System.out.flush();
         server.join();
@@ -127,12 +129,15 @@ public final class EmbeddedBrokerMain {
         }
     }
 
+    /** Replaces Kafka's own handlers (set while it started), which would shut the broker down under its owner. */
     @SuppressWarnings("removal")
-    private static void ignoreInterrupt() {
-        try {
-            sun.misc.Signal.handle(new sun.misc.Signal("INT"), sun.misc.SignalHandler.SIG_IGN);
-        } catch (Throwable t) {
-            // Not every platform has SIGINT; the owner still stops the broker through the pipe.
+    private static void ignoreTerminationSignals() {
+        for (String name : new String[] {"INT", "TERM"}) {
+            try {
+                sun.misc.Signal.handle(new sun.misc.Signal(name), sun.misc.SignalHandler.SIG_IGN);
+            } catch (Throwable t) {
+                // Not every platform has the signal; the owner still stops the broker through the pipe.
+            }
         }
     }
 
