@@ -22,4 +22,8 @@ public sealed record ClientInfo
 
     /// <summary>Effective consumer configuration of its first run.</summary>
     public IReadOnlyDictionary<string, string>? ConsumerConfig { get; init; }
+
+    /// <summary>When the plan sweeps settings: the effective configuration of every variant, by its label
+    /// (e.g. <c>acks=1 linger.ms=5</c>); <see langword="null"/> for a single variant.</summary>
+    public IReadOnlyDictionary<string, VariantConfig>? VariantConfigs { get; init; }
 }

@@ -111,7 +111,7 @@ public sealed class BenchmarkRunner
                     progress.OnRunStarting(run);
                     var record = await RunOneAsync(plan, run, clients[name], payload, warnings, progress, cancellationToken);
                     runs.Add(record.Record);
-                    infos[name] = WithConfig(infos[name], record.Measurement);
+                    infos[name] = WithConfig(infos[name], record.Measurement, plan.SettingsVariants.Count > 1 ? cell.Variant : null);
                     progress.OnRunCompleted(run, record.Record);
                 }
             }
@@ -265,11 +265,19 @@ public sealed class BenchmarkRunner
     private static string Describe(RunMeasurement m) =>
         $"verification failed: {m.Lost} lost, {m.Duplicates} duplicated, {m.Unexpected} unexpected, {m.PayloadMismatches} payload mismatches";
 
-    private static ClientInfo WithConfig(ClientInfo info, RunMeasurement? m) => info with
+    private static ClientInfo WithConfig(ClientInfo info, RunMeasurement? m, string? variant)
     {
-        ProducerConfig = info.ProducerConfig ?? m?.ProducerConfig,
-        ConsumerConfig = info.ConsumerConfig ?? m?.ConsumerConfig,
-    };
+        info = info with
+        {
+            ProducerConfig = info.ProducerConfig ?? m?.ProducerConfig,
+            ConsumerConfig = info.ConsumerConfig ?? m?.ConsumerConfig,
+        };
+        if (variant is null || m is null) return info;
+        var configs = new Dictionary<string, VariantConfig>(info.VariantConfigs ?? new Dictionary<string, VariantConfig>(), StringComparer.Ordinal);
+        var known = configs.GetValueOrDefault(variant);
+        configs[variant] = new VariantConfig(known?.ProducerConfig ?? m.ProducerConfig, known?.ConsumerConfig ?? m.ConsumerConfig);
+        return info with { VariantConfigs = configs };
+    }
 
     private static IEnumerable<string> PlanWarnings(BenchmarkPlan plan, IEnumerable<IBenchClient> clients)
     {

@@ -97,6 +97,21 @@ public class BenchmarkRunnerTests
     }
 
     [Fact]
+    public async Task RunAsync_SettingsSweep_RecordsTheEffectiveConfigOfEveryVariant()
+    {
+        var a = new TestClientFactory(new InMemoryClientOptions { Name = "a" });
+        var plan = new BenchmarkPlanBuilder().Clients("a").Scenarios(ScenarioKind.Produce, ScenarioKind.Consume)
+            .MessageCounts(10).PayloadSizes(1).Repeat(1).LingerMs(0, 5).Build();
+
+        var result = await Runner(a).RunAsync(plan, cancellationToken: TestContext.Current);
+
+        var configs = Assert.Single(result.Clients).VariantConfigs!;
+        Assert.Equal(["linger.ms=0", "linger.ms=5"], configs.Keys.Order());
+        Assert.All(configs.Values, c => Assert.NotNull(c.ProducerConfig));
+        Assert.All(configs.Values, c => Assert.NotNull(c.ConsumerConfig));
+    }
+
+    [Fact]
     public async Task RunAsync_TopicExistsAlready_RunFailsAndTheTopicIsNotDeleted()
     {
         var a = new TestClientFactory(new InMemoryClientOptions { Name = "a" }) { FailBeforeCreating = new TopicExistsException("x") };
