@@ -39,6 +39,7 @@ awk -v n="$messages" -v size="$size" 'BEGIN { srand(42); for (c = 0; c < size; c
 head -1 "$work/records.txt" >"$work/one.txt"
 
 kx=(); for s in "${settings[@]}"; do kx+=(-X "$s"); done
+TIMEFORMAT='%U %S'
 export LD_LIBRARY_PATH="$rdkafka${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 kcat_version=$(kcat -V 2>&1 | grep -o 'librdkafka [0-9][0-9.]*' | head -1 || true)
 
@@ -51,7 +52,8 @@ kcat_round() {
   create_topic "$topic"; create_topic "$tiny"
   t0=$(now); kcat -P -b "$bootstrap" -t "$tiny" -K $'\t' "${kx[@]}" -l "$work/one.txt"; t1=$(now)
   echo "$(seconds "$t0" "$t1")" >>"$work/kcat-produce-fixed"
-  t0=$(now); kcat -P -b "$bootstrap" -t "$topic" -K $'\t' "${kx[@]}" -l "$work/records.txt"; t1=$(now)
+  # bash's time keyword reports the child's CPU time (user + system) besides the wall time measured around it.
+  t0=$(now); { time kcat -P -b "$bootstrap" -t "$topic" -K $'\t' "${kx[@]}" -l "$work/records.txt"; } 2>>"$work/kcat-produce-cpu"; t1=$(now)
   echo "$(seconds "$t0" "$t1")" >>"$work/kcat-produce"
   t2=$(now); kcat -C -b "$bootstrap" -t "$tiny" -o beginning -c 1 -e -q -f '%o\n' >/dev/null; t3=$(now)
   echo "$(seconds "$t2" "$t3")" >>"$work/kcat-consume-fixed"
@@ -102,6 +104,10 @@ for scenario in produce consume; do
   done
 done
 echo
+awk -v n="$messages" '{ cpu = $1 + $2; printf "%s%.2f", (NR > 1 ? " " : ""), cpu } END { printf "\n" }' "$work/kcat-produce-cpu" |
+  { read -r list; echo "kcat produce CPU (user + system) per round, s: $list"; }
+m=$(awk '{ print $1 + $2 }' "$work/kcat-produce-cpu" | median)
+awk -v n="$messages" -v m="$m" 'BEGIN { printf "kcat produce CPU per record (median): %.2f µs\n\n", m / n * 1e6 }'
 for scenario in produce consume; do
   c=$(median <"$work/confluent-$scenario"); k=$(median <"$work/kcat-$scenario"); kn=$(median <"$work/kcat-$scenario-net")
   awk -v s="$scenario" -v c="$c" -v k="$k" -v kn="$kn" 'BEGIN {
