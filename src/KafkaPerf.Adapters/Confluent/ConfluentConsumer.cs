@@ -34,7 +34,15 @@ internal sealed class ConfluentConsumer : IBenchConsumer
             })
             .SetLogHandler(static (_, _) => { })
             .Build();
-        EffectiveConfig = LibrdkafkaConfigDump.Effective(binding, settings, _consumer.Handle);
+        try
+        {
+            EffectiveConfig = LibrdkafkaConfigDump.Effective(binding, settings, _consumer.Handle);
+        }
+        catch
+        {
+            _consumer.Dispose();
+            throw;
+        }
     }
 
     public IReadOnlyDictionary<string, string> EffectiveConfig { get; }

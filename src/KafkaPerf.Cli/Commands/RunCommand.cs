@@ -147,8 +147,18 @@ internal sealed class RunCommand
             }
 
             var baseName = "kafkaperf-" + result.StartedAtUtc.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture);
-            var written = new CompositeExporter(exporters).ExportToFolder(result, output, baseName);
+            // The tables go out first: if the files cannot be written, what was measured is at least on the screen.
             DefaultExporters.Markdown.Export(result, Console.Out);
+            IReadOnlyList<string> written;
+            try
+            {
+                written = new CompositeExporter(exporters).ExportToFolder(result, output, baseName);
+            }
+            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+            {
+                Console.Error.WriteLine($"kafkaperf: the results could not be written to '{output}' ({ex.Message}); the tables above are all that was kept.");
+                return ExitCodes.RunsFailed;
+            }
             foreach (var path in written) Console.Error.WriteLine($"wrote {path}");
 
             if (result.Cancelled)
