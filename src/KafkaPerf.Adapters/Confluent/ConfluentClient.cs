@@ -78,7 +78,7 @@ internal sealed class ConfluentClient : IBenchClient
         {
             throw new TopicExistsException(topic.Name, ex);
         }
-        await WaitForMetadataAsync(topic.Name, present: true, cancellationToken).ConfigureAwait(false);
+        await WaitForMetadataAsync(_admin, topic.Name, present: true, _options.MetadataTimeout, cancellationToken).ConfigureAwait(false);
     }
 
     public async ValueTask DeleteTopicAsync(string topic, CancellationToken cancellationToken)
@@ -92,7 +92,7 @@ internal sealed class ConfluentClient : IBenchClient
         {
             return;
         }
-        await WaitForMetadataAsync(topic, present: false, cancellationToken).ConfigureAwait(false);
+        await WaitForMetadataAsync(_admin, topic, present: false, _options.MetadataTimeout, cancellationToken).ConfigureAwait(false);
     }
 
     public ValueTask DisposeAsync()
@@ -112,30 +112,13 @@ internal sealed class ConfluentClient : IBenchClient
     {
         using var admin = new DependentAdminClientBuilder(handle).Build();
         long deadline = Deadline(timeout);
-        string last = "no answer";
-        while (true)
+        // Called from the producer's constructor, outside any timed section; no synchronisation context to block.
+        var metadata = WaitForMetadataAsync(admin, topic, present: true, timeout, CancellationToken.None).GetAwaiter().GetResult();
+        var partitions = metadata.Topics.Single(t => t.Topic == topic).Partitions.Select(p => new TopicPartitionOffsetSpec
         {
-            try
-            {
-                var metadata = admin.GetMetadata(topic, Remaining(deadline));
-                if (IsReady(metadata, topic, out last))
-                {
-                    var partitions = metadata.Topics.Single(t => t.Topic == topic).Partitions.Select(p => new TopicPartitionOffsetSpec
-                    {
-                        TopicPartition = new TopicPartition(topic, p.PartitionId), OffsetSpec = OffsetSpec.Latest(),
-                    });
-                    admin.ListOffsetsAsync(partitions, new ListOffsetsOptions { RequestTimeout = Remaining(deadline) }).GetAwaiter().GetResult();
-                    return;
-                }
-            }
-            catch (KafkaException ex)
-            {
-                last = ex.Error.Reason;
-            }
-            if (Stopwatch.GetTimestamp() >= deadline)
-                throw new TimeoutException($"The producer could not reach every leader of topic '{topic}' within {timeout.TotalSeconds:0.#} s ({last}).");
-            Thread.Sleep(MetadataPoll);
-        }
+            TopicPartition = new TopicPartition(topic, p.PartitionId), OffsetSpec = OffsetSpec.Latest(),
+        });
+        admin.ListOffsetsAsync(partitions, new ListOffsetsOptions { RequestTimeout = Remaining(deadline) }).GetAwaiter().GetResult();
     }
 
     /// <summary>Checks that a broker answers a metadata request at <paramref name="bootstrap"/>.</summary>
@@ -165,17 +148,20 @@ internal sealed class ConfluentClient : IBenchClient
     private static IAdminClient BuildAdmin(string bootstrap) =>
         new AdminClientBuilder(ConfluentSettings.Admin(bootstrap)).SetLogHandler(static (_, _) => { }).Build();
 
-    private async Task WaitForMetadataAsync(string topic, bool present, CancellationToken cancellationToken)
+    /// <summary>Asks for a topic's metadata until it shows the topic with a leader for every partition (or its absence).</summary>
+    /// <returns>The metadata that showed it.</returns>
+    private static async Task<Metadata> WaitForMetadataAsync(
+        IAdminClient admin, string topic, bool present, TimeSpan timeout, CancellationToken cancellationToken)
     {
-        long deadline = Deadline(_options.MetadataTimeout);
+        long deadline = Deadline(timeout);
         string last = "no answer";
         while (true)
         {
             cancellationToken.ThrowIfCancellationRequested();
             try
             {
-                var metadata = _admin.GetMetadata(topic, Remaining(deadline));
-                if (present ? IsReady(metadata, topic, out last) : IsAbsent(metadata, topic, out last)) return;
+                var metadata = admin.GetMetadata(topic, Remaining(deadline));
+                if (present ? IsReady(metadata, topic, out last) : IsAbsent(metadata, topic, out last)) return metadata;
             }
             catch (KafkaException ex)
             {
@@ -183,7 +169,7 @@ internal sealed class ConfluentClient : IBenchClient
             }
             if (Stopwatch.GetTimestamp() >= deadline)
                 throw new TimeoutException(
-                    $"Topic '{topic}' was not {(present ? "ready" : "gone")} in the metadata within {_options.MetadataTimeout.TotalSeconds:0.#} s ({last}).");
+                    $"Topic '{topic}' was not {(present ? "ready" : "gone")} in the metadata within {timeout.TotalSeconds:0.#} s ({last}).");
             await Task.Delay(MetadataPoll, cancellationToken).ConfigureAwait(false);
         }
     }

@@ -157,7 +157,7 @@ public sealed class BenchmarkRunner
         catch (TopicExistsException ex)
         {
             // Not created here, so not used and not deleted here either: it may be someone else's topic.
-            measurement = Failed(cell, ex.Message) with { Lost = 0 };
+            measurement = NotStarted(ex.Message);
             return (ToRecord(run, measurement), measurement);
         }
         catch (Exception ex)
@@ -165,7 +165,7 @@ public sealed class BenchmarkRunner
             // The request may have created it before the wait for metadata failed or was cancelled: delete it anyway.
             if (!plan.KeepTopics) await DeleteTopicAsync(client, run.Topic, warnings, progress);
             if (ex is OperationCanceledException) throw;
-            measurement = Failed(cell, $"creating topic '{run.Topic}' failed: {TypeName(ex)}: {ex.Message}") with { Lost = 0 };
+            measurement = NotStarted($"creating topic '{run.Topic}' failed: {TypeName(ex)}: {ex.Message}");
             return (ToRecord(run, measurement), measurement);
         }
         try
@@ -212,6 +212,9 @@ public sealed class BenchmarkRunner
 
     private static RunMeasurement Failed(PlanCell cell, string error) =>
         new() { Sent = 0, Lost = cell.MessageCount, ElapsedSeconds = double.NaN, Error = error };
+
+    /// <summary>A run that failed before anything was sent: nothing was lost either.</summary>
+    private static RunMeasurement NotStarted(string error) => new() { ElapsedSeconds = double.NaN, Error = error };
 
     private static async ValueTask DeleteTopicAsync(IBenchClient client, string topic, List<string> warnings, IBenchmarkProgress progress)
     {

@@ -23,7 +23,7 @@ public sealed class ConsumeScenario : IScenario
         var prefill = new DeliveryCounter(clock, expected, trackLatency: false);
         using (var producer = context.Client.CreateProducer(new ProducerSpec(context.Topic, context.Settings), prefill))
         {
-            ProduceScenario.SendOrdinals(producer, expected, context.Payload, null, 1, clock, cancellationToken);
+            ProduceScenario.SendOrdinals(producer, expected, context.Payload, prefill, cancellationToken);
             producer.Flush(cancellationToken);
         }
         if (prefill.DescribeShortfall(expected, "filling the topic before consuming") is { } prefillError)

@@ -13,6 +13,8 @@ internal sealed class DeliveryCounter : IDeliverySink
     private string? _firstError;
     private readonly Lock _latencyGate = new();
     private readonly long _sampleMask;
+    // Send timestamps of the timed keys: slot key / SampleStride for every key divisible by it.
+    private readonly long[]? _sendTimestamps;
     private readonly int _sampleShift;
 
     public DeliveryCounter(IClock clock, long messageCount, bool trackLatency)
@@ -25,13 +27,22 @@ internal sealed class DeliveryCounter : IDeliverySink
             SampleStride = LatencySampling.StrideFor(messageCount);
             _sampleMask = SampleStride - 1;
             _sampleShift = System.Numerics.BitOperations.Log2((uint)SampleStride);
-            SendTimestamps = new long[(messageCount + SampleStride - 1) / SampleStride];
+            _sendTimestamps = new long[(messageCount + SampleStride - 1) / SampleStride];
             Latency = new LatencyHistogram();
         }
     }
 
-    /// <summary>Send timestamps of the timed keys: slot <c>key / SampleStride</c> for every key divisible by it.</summary>
-    public long[]? SendTimestamps { get; }
+
+    /// <summary>Whether send→ack latency is recorded.</summary>
+    public bool TracksLatency => _sendTimestamps is not null;
+
+    /// <summary>Notes a key's send time when it is one of the timed keys. Call just before sending it.</summary>
+    /// <param name="key">The ordinal key about to be sent.</param>
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+    public void OnSending(long key)
+    {
+        if ((key & _sampleMask) == 0) _sendTimestamps![key >> _sampleShift] = _clock.GetTimestamp();
+    }
 
     /// <summary>Every how many keys one is timed (a power of two; 1 = all).</summary>
     public int SampleStride { get; } = 1;
@@ -46,7 +57,7 @@ internal sealed class DeliveryCounter : IDeliverySink
 
     public void OnDelivered(long key)
     {
-        if (SendTimestamps is { } sent && (key & _sampleMask) == 0 && (ulong)(key >> _sampleShift) < (ulong)sent.Length)
+        if (_sendTimestamps is { } sent && (key & _sampleMask) == 0 && (ulong)(key >> _sampleShift) < (ulong)sent.Length)
         {
             long latency = _ticks.ToNanoseconds(_clock.GetTimestamp() - sent[key >> _sampleShift]);
             // Reports may come from two threads at once (librdkafka serves them on its poll thread and inside a flush),

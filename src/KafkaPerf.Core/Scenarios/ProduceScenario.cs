@@ -24,7 +24,7 @@ public sealed class ProduceScenario : IScenario
         using var producer = context.Client.CreateProducer(new ProducerSpec(context.Topic, context.Settings), deliveries);
 
         long start = clock.GetTimestamp();
-        SendOrdinals(producer, context.MessageCount, context.Payload, deliveries.SendTimestamps, deliveries.SampleStride, clock, cancellationToken);
+        SendOrdinals(producer, context.MessageCount, context.Payload, deliveries, cancellationToken);
         producer.Flush(cancellationToken);
         long end = clock.GetTimestamp();
 
@@ -43,12 +43,11 @@ public sealed class ProduceScenario : IScenario
     }
 
     /// <summary>The send loop shared by every scenario that sends ordinal keys.</summary>
-    /// <param name="sendTimestamps">Where the send time of every <paramref name="sampleStride"/>-th key goes (slot key / stride), or null.</param>
+    /// <param name="deliveries">Notes the send time of the timed keys when it tracks latency.</param>
     internal static void SendOrdinals(
-        IBenchProducer producer, long count, ReadOnlyMemory<byte> payload, long[]? sendTimestamps, int sampleStride, IClock clock,
-        CancellationToken cancellationToken)
+        IBenchProducer producer, long count, ReadOnlyMemory<byte> payload, DeliveryCounter deliveries, CancellationToken cancellationToken)
     {
-        if (sendTimestamps is null)
+        if (!deliveries.TracksLatency)
         {
             for (long key = 0; key < count; key++)
             {
@@ -58,12 +57,10 @@ public sealed class ProduceScenario : IScenario
         }
         else
         {
-            long sampleMask = sampleStride - 1;
-            int sampleShift = System.Numerics.BitOperations.Log2((uint)sampleStride);
             for (long key = 0; key < count; key++)
             {
                 if ((key & CancellationCheckMask) == 0) cancellationToken.ThrowIfCancellationRequested();
-                if ((key & sampleMask) == 0) sendTimestamps[key >> sampleShift] = clock.GetTimestamp();
+                deliveries.OnSending(key);
                 producer.Send(key, payload);
             }
         }

@@ -15,10 +15,7 @@ public class ConfluentClientTests(BrokerFixture fixture)
     [Fact]
     public async Task Consume_100kRecords_EveryKeyExactlyOnceAndEveryPayloadIntact()
     {
-        await using var client = new ConfluentClientFactory().Create(Connection);
-        var topic = "kafkaperf-test-" + Guid.NewGuid().ToString("N");
-        await client.CreateTopicAsync(new TopicSpec(topic), TestPaths.Timeout());
-        try
+        await OnTemporaryTopicAsync(async (client, topic) =>
         {
             var payload = new byte[1000];
             new Random(7).NextBytes(payload);
@@ -39,20 +36,13 @@ public class ConfluentClientTests(BrokerFixture fixture)
             Assert.Equal(0, m.PayloadMismatches);
             Assert.True(m.ElapsedSeconds > 0);
             Assert.Equal("smallest", m.ConsumerConfig!["auto.offset.reset"]);
-        }
-        finally
-        {
-            await client.DeleteTopicAsync(topic, TestPaths.Timeout());
-        }
+        });
     }
 
     [Fact]
     public async Task Produce_OneMillionWithDefaultQueueLimits_EveryRecordAcknowledged()
     {
-        await using var client = new ConfluentClientFactory().Create(Connection);
-        var topic = "kafkaperf-test-" + Guid.NewGuid().ToString("N");
-        await client.CreateTopicAsync(new TopicSpec(topic), TestPaths.Timeout());
-        try
+        await OnTemporaryTopicAsync(async (client, topic) =>
         {
             var context = new ScenarioContext
             {
@@ -68,11 +58,7 @@ public class ConfluentClientTests(BrokerFixture fixture)
             Assert.Equal("100000", m.ProducerConfig!["queue.buffering.max.messages"]);
             Assert.Equal(8, m.LatencySampleStride);
             Assert.Equal(125_000, m.Latency!.TotalCount);
-        }
-        finally
-        {
-            await client.DeleteTopicAsync(topic, TestPaths.Timeout());
-        }
+        });
     }
 
     [Fact]
@@ -131,28 +117,18 @@ public class ConfluentClientTests(BrokerFixture fixture)
     [Fact]
     public async Task CreateTopicAsync_TopicExists_FailsWithoutTouchingIt()
     {
-        await using var client = new ConfluentClientFactory().Create(Connection);
-        var topic = "kafkaperf-test-" + Guid.NewGuid().ToString("N");
-        await client.CreateTopicAsync(new TopicSpec(topic), TestPaths.Timeout());
-        try
+        await OnTemporaryTopicAsync(async (client, topic) =>
         {
             var ex = await Assert.ThrowsAsync<TopicExistsException>(async () => await client.CreateTopicAsync(new TopicSpec(topic), TestPaths.Timeout()));
 
             Assert.Equal(topic, ex.Topic);
-        }
-        finally
-        {
-            await client.DeleteTopicAsync(topic, TestPaths.Timeout());
-        }
+        });
     }
 
     [Fact]
     public async Task CreateProducer_CommonSettings_MappedToLibrdkafkaKeysWithEveryDefaultRecorded()
     {
-        await using var client = new ConfluentClientFactory().Create(Connection);
-        var topic = "kafkaperf-test-" + Guid.NewGuid().ToString("N");
-        await client.CreateTopicAsync(new TopicSpec(topic), TestPaths.Timeout());
-        try
+        await OnTemporaryTopicAsync(async (client, topic) =>
         {
             var settings = new ClientSettings
             {
@@ -177,6 +153,18 @@ public class ConfluentClientTests(BrokerFixture fixture)
             Assert.Equal("false", config["allow.auto.create.topics"]);
             Assert.True(config.Count > 100, $"only {config.Count} keys: librdkafka's defaults are missing");
             Assert.DoesNotContain(config, pair => pair.Key.EndsWith("_cb", StringComparison.Ordinal));
+        });
+    }
+
+    /// <summary>Runs a test with a client and a fresh topic of its own, deleted afterwards whatever happens.</summary>
+    private async Task OnTemporaryTopicAsync(Func<IBenchClient, string, Task> test)
+    {
+        await using var client = new ConfluentClientFactory().Create(Connection);
+        var topic = "kafkaperf-test-" + Guid.NewGuid().ToString("N");
+        await client.CreateTopicAsync(new TopicSpec(topic), TestPaths.Timeout());
+        try
+        {
+            await test(client, topic);
         }
         finally
         {
