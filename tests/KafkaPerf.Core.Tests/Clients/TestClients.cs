@@ -13,6 +13,15 @@ internal sealed class TestClientFactory(InMemoryClientOptions options, long drop
     /// <summary>Thrown after the topic was created (e.g. the wait for its metadata timed out).</summary>
     public Exception? FailAfterCreating { get; init; }
 
+    /// <summary>When set, every send moves this clock on by <see cref="SendCostTicks"/> times a factor drawn per producer
+    /// (1 ± 5 %, seeded): a client of known speed and spread, whatever else the machine is doing.</summary>
+    public SteppingClock? Clock { get; init; }
+
+    /// <summary>Clock ticks one send costs on <see cref="Clock"/>.</summary>
+    public long SendCostTicks { get; init; }
+
+    private readonly Random _jitter = new(7);
+
     public ConcurrentQueue<string> Created { get; } = new();
 
     public ConcurrentQueue<string> Deleted { get; } = new();
@@ -33,7 +42,13 @@ internal sealed class TestClientFactory(InMemoryClientOptions options, long drop
 
         public ClientCapabilities Capabilities => inner.Capabilities;
 
-        public IBenchProducer CreateProducer(ProducerSpec spec, IDeliverySink sink) => inner.CreateProducer(spec, sink);
+        public IBenchProducer CreateProducer(ProducerSpec spec, IDeliverySink sink)
+        {
+            var producer = inner.CreateProducer(spec, sink);
+            if (owner.Clock is not { } clock) return producer;
+            long cost = (long)(owner.SendCostTicks * (0.95 + 0.1 * owner._jitter.NextDouble()));
+            return new ClockedProducer(producer, clock, cost);
+        }
 
         public IBenchConsumer CreateConsumer(ConsumerSpec spec) => new FaultyConsumer(inner.CreateConsumer(spec), dropKey, duplicateKey);
 
@@ -52,6 +67,21 @@ internal sealed class TestClientFactory(InMemoryClientOptions options, long drop
         }
 
         public ValueTask DisposeAsync() => inner.DisposeAsync();
+    }
+
+    private sealed class ClockedProducer(IBenchProducer inner, SteppingClock clock, long cost) : IBenchProducer
+    {
+        public IReadOnlyDictionary<string, string> EffectiveConfig => inner.EffectiveConfig;
+
+        public void Send(long key, ReadOnlyMemory<byte> value)
+        {
+            clock.Advance(cost);
+            inner.Send(key, value);
+        }
+
+        public void Flush(CancellationToken cancellationToken) => inner.Flush(cancellationToken);
+
+        public void Dispose() => inner.Dispose();
     }
 
     private sealed class FaultyConsumer(IBenchConsumer inner, long dropKey, long duplicateKey) : IBenchConsumer
@@ -80,4 +110,16 @@ internal sealed class TestClientFactory(InMemoryClientOptions options, long drop
             if (key == duplicateKey) inner.OnRecord(key, value);
         }
     }
+}
+
+/// <summary>A clock that moves only when told to: timing logic becomes deterministic.</summary>
+internal sealed class SteppingClock : KafkaPerf.Measurement.IClock
+{
+    private long _now;
+
+    public long Frequency => 1_000_000_000;
+
+    public long GetTimestamp() => Interlocked.Read(ref _now);
+
+    public void Advance(long ticks) => Interlocked.Add(ref _now, ticks);
 }
