@@ -1,6 +1,7 @@
 using System.CommandLine;
 using KafkaPerf.Adapters.Broker;
 using KafkaPerf.Adapters.Confluent;
+using KafkaPerf.Adapters.Java;
 using KafkaPerf.Cli.Commands;
 using KafkaPerf.Clients;
 using Microsoft.Extensions.DependencyInjection;
@@ -11,12 +12,21 @@ namespace KafkaPerf.Cli;
 
 internal static class Program
 {
-    public static async Task<int> Main(string[] args)
+    public static Task<int> Main(string[] args)
+    {
+        // The java clients host a JVM, which needs a variable CoreCLR reads at start-up only.
+        SelfRestart.EnsureAlternateStackCheck();
+        return RunAsync(args);
+    }
+
+    /// <summary>The tool itself, for callers that started the process themselves (the tests).</summary>
+    internal static async Task<int> RunAsync(string[] args)
     {
         var builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { Args = [], DisableDefaults = false });
         // Logs stay out of the way of the tables; --verbose will raise this once the CLI grows.
         builder.Logging.SetMinimumLevel(LogLevel.Warning);
         builder.Services.AddConfluentClient();
+        builder.Services.AddJavaClients();
         builder.Services.AddInMemoryClient();
         builder.Services.AddTransient<RunCommand>();
         builder.Services.AddTransient<ClientsCommand>();

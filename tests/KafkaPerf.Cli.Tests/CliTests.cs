@@ -12,7 +12,7 @@ public class CliTests
         Console.SetError(stderr);
         try
         {
-            int exit = await Program.Main(args);
+            int exit = await Program.RunAsync(args);
             return (exit, stdout.ToString(), stderr.ToString());
         }
         finally

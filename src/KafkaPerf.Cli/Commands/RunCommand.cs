@@ -14,7 +14,7 @@ namespace KafkaPerf.Cli.Commands;
 internal sealed class RunCommand
 {
     /// <summary>The client the main job benchmarks when none is named.</summary>
-    public const string DefaultClients = "confluent";
+    public const string DefaultClients = "confluent,java";
 
     private static readonly Option<string> Clients = new("--clients") { Description = "Clients to compare, comma-separated; the first is the baseline.", DefaultValueFactory = _ => DefaultClients };
     private static readonly Option<string> Scenarios = new("--scenarios") { Description = "produce, consume, roundtrip (comma-separated).", DefaultValueFactory = _ => "produce,consume,roundtrip" };

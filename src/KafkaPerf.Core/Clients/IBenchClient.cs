@@ -22,6 +22,11 @@ public interface IBenchClient : IAsyncDisposable
     /// <summary>Caveats that belong in the result (e.g. a native library other than the one the package expects).</summary>
     IReadOnlyList<string> Warnings => [];
 
+    /// <summary>Counters the client keeps of its own (e.g. <c>jni.calls</c>), read at the start and the end of every timed
+    /// section; the run records their growth per message. Empty for most clients.</summary>
+    /// <returns>Name and current value of each counter.</returns>
+    IReadOnlyList<KeyValuePair<string, long>> ReadCounters() => [];
+
     private static readonly IReadOnlyDictionary<string, string> NoDetails = new Dictionary<string, string>();
 
     /// <summary>Creates a producer whose delivery reports go to <paramref name="sink"/>.</summary>

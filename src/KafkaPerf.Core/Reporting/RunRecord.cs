@@ -73,6 +73,9 @@ public sealed record RunRecord
     /// <summary>Why it failed.</summary>
     public string? Error { get; init; }
 
+    /// <summary>How much each of the client's own counters (e.g. <c>jni.calls</c>) grew per message in the timed section.</summary>
+    public IReadOnlyDictionary<string, double>? CountersPerMessage { get; init; }
+
     /// <summary>Latency percentiles of this run (send→ack or produce→consume), when measured.</summary>
     public LatencySummary? Latency { get; init; }
 

@@ -262,6 +262,7 @@ public sealed class BenchmarkRunner
             Latency = m.Latency is { TotalCount: > 0 } h ? LatencySummary.From(h, unitsPerMicrosecond: 1000) : null,
             LatencyHistogram = m.Latency,
             LatencySampleStride = m.LatencySampleStride,
+            CountersPerMessage = m.CountersPerMessage,
         };
     }
 

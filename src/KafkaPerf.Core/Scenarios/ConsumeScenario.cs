@@ -33,6 +33,7 @@ public sealed class ConsumeScenario : IScenario
         using var consumer = context.Client.CreateConsumer(
             new ConsumerSpec(context.Topic, context.GroupId, context.Settings, context.UsePrefetch));
         bool completed;
+        var counters = ClientCounters.Read(context.Client);
         consumer.StartPolling(sink);
         try
         {
@@ -42,6 +43,7 @@ public sealed class ConsumeScenario : IScenario
         {
             consumer.StopPolling();
         }
+        var perMessage = ClientCounters.PerMessage(context.Client, counters, expected);
 
         var verifier = sink.Verifier;
         string? error = sink.Error is { } consumerError
@@ -65,6 +67,7 @@ public sealed class ConsumeScenario : IScenario
             PrefetchEnabled = consumer.PrefetchEnabled,
             Error = error,
             ConsumerConfig = consumer.EffectiveConfig,
+            CountersPerMessage = perMessage,
         };
     }
 }

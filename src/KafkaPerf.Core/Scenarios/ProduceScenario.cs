@@ -23,10 +23,12 @@ public sealed class ProduceScenario : IScenario
         var deliveries = new DeliveryCounter(clock, context.MessageCount, trackLatency);
         using var producer = context.Client.CreateProducer(new ProducerSpec(context.Topic, context.Settings), deliveries);
 
+        var counters = ClientCounters.Read(context.Client);
         long start = clock.GetTimestamp();
         SendOrdinals(producer, context.MessageCount, context.Payload, deliveries, cancellationToken);
         producer.Flush(cancellationToken);
         long end = clock.GetTimestamp();
+        var perMessage = ClientCounters.PerMessage(context.Client, counters, context.MessageCount);
 
         long delivered = deliveries.Delivered;
         return new RunMeasurement
@@ -39,6 +41,7 @@ public sealed class ProduceScenario : IScenario
             LatencySampleStride = deliveries.SampleStride,
             Error = deliveries.DescribeShortfall(context.MessageCount, "produce"),
             ProducerConfig = producer.EffectiveConfig,
+            CountersPerMessage = perMessage,
         };
     }
 

@@ -31,6 +31,8 @@ public sealed class RoundtripScenario : IScenario
         long firstSend = 0;
         IReadOnlyDictionary<string, string>? producerConfig = null;
         bool assigned, completed = false;
+        IReadOnlyList<KeyValuePair<string, long>>? counters = null;
+        IReadOnlyDictionary<string, double>? perMessage = null;
         consumer.StartPolling(sink);
         try
         {
@@ -40,6 +42,7 @@ public sealed class RoundtripScenario : IScenario
                 using var producer = context.Client.CreateProducer(new ProducerSpec(context.Topic, context.Settings), deliveries);
                 producerConfig = producer.EffectiveConfig;
                 var payload = context.Payload;
+                counters = ClientCounters.Read(context.Client);
                 firstSend = clock.GetTimestamp();
                 producer.Send(firstSend, payload);
                 for (long sent = 1; sent < expected; sent++)
@@ -49,6 +52,7 @@ public sealed class RoundtripScenario : IScenario
                 }
                 producer.Flush(cancellationToken);
                 completed = ProgressWait.Until(sink.Completed, () => sink.Received, context.StallTimeout, cancellationToken);
+                perMessage = ClientCounters.PerMessage(context.Client, counters, expected);
             }
         }
         finally
@@ -75,6 +79,7 @@ public sealed class RoundtripScenario : IScenario
             Error = error,
             ProducerConfig = producerConfig,
             ConsumerConfig = consumer.EffectiveConfig,
+            CountersPerMessage = perMessage,
         };
     }
 }

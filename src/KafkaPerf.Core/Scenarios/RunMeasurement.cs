@@ -47,6 +47,10 @@ public sealed record RunMeasurement
     /// <summary>The consumer's effective configuration, when one was used.</summary>
     public IReadOnlyDictionary<string, string>? ConsumerConfig { get; init; }
 
+    /// <summary>How much each of the client's own counters (<see cref="Clients.IBenchClient.ReadCounters"/>) grew per
+    /// message during the timed section; <see langword="null"/> when the client keeps none.</summary>
+    public IReadOnlyDictionary<string, double>? CountersPerMessage { get; init; }
+
     /// <summary>Whether the run succeeded: no error, nothing lost, no duplicate, nothing unexpected.</summary>
     public bool Succeeded => Error is null && Lost == 0 && Duplicates == 0 && Unexpected == 0 && PayloadMismatches == 0;
 }

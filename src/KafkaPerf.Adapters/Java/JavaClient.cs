@@ -1,0 +1,138 @@
+using KafkaPerf.Adapters.Jvm;
+using KafkaPerf.Clients;
+
+namespace KafkaPerf.Adapters.Java;
+
+/// <summary>
+/// <c>java</c> and <c>java-batched</c>: the Apache Kafka Java client in this process's JVM. One Java admin client per
+/// plan creates and deletes the runs' topics; producers and consumers are plain <c>KafkaProducer</c> and
+/// <c>KafkaConsumer</c> driven through KafkaPerf's Java helper.
+/// </summary>
+internal sealed class JavaClient : IBenchClient
+{
+    private const string TopicExists = "org.apache.kafka.common.errors.TopicExistsException";
+
+    private readonly JavaRuntime _runtime;
+    private readonly string _bootstrap;
+    private readonly JavaClientOptions _options;
+    private readonly bool _batched;
+    private readonly IntPtr _admin;
+
+    public JavaClient(JavaRuntime runtime, ClientConnection connection, JavaClientOptions options, bool batched)
+    {
+        _runtime = runtime;
+        _options = options;
+        _batched = batched;
+        _bootstrap = connection.BootstrapServers
+            ?? throw new ArgumentException("The Java clients need bootstrap servers.", nameof(connection));
+        using (var thread = runtime.Host.AttachCurrentThread("kafkaperf-java-admin"))
+        {
+            var env = thread.Env;
+            var bootstrap = env.NewString(_bootstrap);
+            try
+            {
+                var local = env.NewObject(runtime.AdminClass, runtime.AdminInit, [JValue.Ref(bootstrap), JValue.Of((int)options.Timeout.TotalMilliseconds)]);
+                _admin = env.NewGlobalRef(local);
+                env.DeleteLocalRef(local);
+            }
+            catch (JavaException ex)
+            {
+                throw new PrerequisiteException(
+                    $"No Kafka broker answered the Java client at '{_bootstrap}' within {options.Timeout.TotalSeconds:0.#} s ({ex.JavaMessage ?? ex.JavaClass}): check --bootstrap, or leave it out to use the embedded broker.", ex);
+            }
+            finally
+            {
+                env.DeleteLocalRef(bootstrap);
+            }
+        }
+        var host = runtime.Host;
+        Details = new Dictionary<string, string>(StringComparer.Ordinal)
+        {
+            ["kafka-clients"] = runtime.ClientVersion,
+            ["jvm"] = $"{host.VmName} (Java {host.JavaVersion}), in-process through JNI, created in {host.StartupTime.TotalMilliseconds:0} ms",
+            ["libjvm"] = host.LibraryPath,
+            ["jvm.options"] = string.Join(' ', host.Options.ToJvmArguments().Where(o => !o.StartsWith("-Djava.class.path=", StringComparison.Ordinal))),
+            ["jars"] = $"{runtime.Jars.LibsDirectory} ({runtime.Jars.Origin})",
+            ["path"] = batched
+                ? $"records packed into native memory, one JNI call per batch of up to {options.BatchRecords} records or {options.BatchBytes} bytes; one callback per acknowledgement"
+                : "one JNI call per record (send(long, byte[]), the value copied into a new Java array); one callback per acknowledgement",
+        };
+        Warnings = [.. JvmHost.Messages.Select(m => $"The JVM said: {m.Trim()}")];
+    }
+
+    public string Name => _batched ? JavaClientFactory.BatchedName : JavaClientFactory.PerRecordName;
+
+    public string LibraryVersion => $"Apache Kafka client {_runtime.ClientVersion} (Java {_runtime.Host.JavaVersion}, in-process)";
+
+    public ClientCapabilities Capabilities => ClientCapabilities.DeliveryLatency | ClientCapabilities.Prefetch;
+
+    public IReadOnlyDictionary<string, string> Details { get; }
+
+    public IReadOnlyList<string> Warnings { get; }
+
+    public IReadOnlyList<KeyValuePair<string, long>> ReadCounters() =>
+        [new("jni.calls", JniCounters.Calls), new("jni.callbacks", JniCounters.Callbacks)];
+
+    public IBenchProducer CreateProducer(ProducerSpec spec, IDeliverySink sink)
+    {
+        ArgumentNullException.ThrowIfNull(spec);
+        ArgumentNullException.ThrowIfNull(sink);
+        return new JavaProducer(_runtime, spec, sink, _bootstrap, _options, _batched);
+    }
+
+    public IBenchConsumer CreateConsumer(ConsumerSpec spec)
+    {
+        ArgumentNullException.ThrowIfNull(spec);
+        return new JavaConsumer(_runtime, spec, _bootstrap);
+    }
+
+    public ValueTask CreateTopicAsync(TopicSpec topic, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(topic);
+        return new ValueTask(Task.Run(() =>
+        {
+            try
+            {
+                OnAdminThread((env, name) => env.CallVoid(_admin, _runtime.AdminCreate,
+                    [JValue.Ref(name), JValue.Of(topic.Partitions), JValue.Of(topic.ReplicationFactor)]), topic.Name);
+            }
+            catch (JavaException ex) when (ex.Is(TopicExists))
+            {
+                throw new TopicExistsException(topic.Name, ex);
+            }
+        }, cancellationToken));
+    }
+
+    public ValueTask DeleteTopicAsync(string topic, CancellationToken cancellationToken) =>
+        new(Task.Run(() => OnAdminThread((env, name) => env.CallVoid(_admin, _runtime.AdminDelete, [JValue.Ref(name)]), topic), cancellationToken));
+
+    public ValueTask DisposeAsync()
+    {
+        using var thread = _runtime.Host.AttachCurrentThread("kafkaperf-java-admin");
+        try
+        {
+            thread.Env.CallVoid(_admin, _runtime.AdminClose, []);
+        }
+        catch (JavaException)
+        {
+            // The broker may be gone; the reference goes either way.
+        }
+        thread.Env.DeleteGlobalRef(_admin);
+        return ValueTask.CompletedTask;
+    }
+
+    private void OnAdminThread(Action<JniEnv, IntPtr> call, string topic)
+    {
+        using var thread = _runtime.Host.AttachCurrentThread("kafkaperf-java-admin");
+        var env = thread.Env;
+        var name = env.NewString(topic);
+        try
+        {
+            call(env, name);
+        }
+        finally
+        {
+            env.DeleteLocalRef(name);
+        }
+    }
+}

@@ -1,0 +1,79 @@
+using KafkaPerf.Adapters.Broker;
+using KafkaPerf.Adapters.Jvm;
+using KafkaPerf.Clients;
+
+namespace KafkaPerf.Adapters.Java;
+
+/// <summary>Creates <c>java</c> (one JNI crossing per record) or <c>java-batched</c> (one per batch of records).</summary>
+/// <param name="batched">Whether this is <c>java-batched</c>.</param>
+/// <param name="options">JVM and batching options; defaults when omitted. Both clients share the first JVM created.</param>
+public sealed class JavaClientFactory(bool batched, JavaClientOptions? options = null) : IBenchClientFactory
+{
+    /// <summary>The per-record client's name.</summary>
+    public const string PerRecordName = "java";
+
+    /// <summary>The batched client's name.</summary>
+    public const string BatchedName = "java-batched";
+
+    private readonly JavaClientOptions _options = options ?? new JavaClientOptions();
+
+    /// <inheritdoc />
+    public string Name => batched ? BatchedName : PerRecordName;
+
+    /// <inheritdoc />
+    public string Description => batched
+        ? "Apache Kafka Java client in-process (JNI), records packed: one crossing per batch"
+        : "Apache Kafka Java client in-process (JNI), one crossing per record, as KNet's KNetProducer";
+
+    /// <inheritdoc />
+    public bool RequiresBroker => true;
+
+    /// <inheritdoc />
+    public string? CheckAvailability()
+    {
+        if (JvmHost.Current is not null) return null;
+        try
+        {
+            JvmHost.FindLibJvm(_options.JavaHome);
+            KafkaJars.Locate(_options.KafkaHome);
+            if (!File.Exists(KafkaJars.ProjectJar))
+                return $"KafkaPerf's Java helper '{KafkaJars.ProjectJar}' is missing: rebuild the project with a JDK (javac) on PATH.";
+            return JvmHost.CheckEnvironment();
+        }
+        catch (PrerequisiteException ex)
+        {
+            return ex.Message;
+        }
+    }
+
+    /// <inheritdoc />
+    /// <exception cref="PrerequisiteException">The JVM cannot start here.</exception>
+    public string? CheckSettings(ClientSettings settings)
+    {
+        ArgumentNullException.ThrowIfNull(settings);
+        var runtime = JavaRuntime.Get(_options);
+        const string Placeholder = "127.0.0.1:9092";
+        using var thread = runtime.Host.AttachCurrentThread("kafkaperf-java-check");
+        var env = thread.Env;
+        var producer = env.NewStringArray(runtime.StringClass, JavaSettings.Flatten(JavaSettings.Producer(Placeholder, settings)));
+        var consumer = env.NewStringArray(runtime.StringClass, JavaSettings.Flatten(JavaSettings.Consumer(Placeholder, "check", settings)));
+        var keys = env.NewStringArray(runtime.StringClass, [.. settings.Overrides.Keys]);
+        try
+        {
+            var result = env.CallStaticObject(runtime.SettingsClass, runtime.Check, [JValue.Ref(producer), JValue.Ref(consumer), JValue.Ref(keys)]);
+            var message = env.GetString(result);
+            env.DeleteLocalRef(result);
+            return message;
+        }
+        finally
+        {
+            env.DeleteLocalRef(keys);
+            env.DeleteLocalRef(consumer);
+            env.DeleteLocalRef(producer);
+        }
+    }
+
+    /// <inheritdoc />
+    /// <exception cref="PrerequisiteException">The JVM cannot start, or no broker answered within the timeout.</exception>
+    public IBenchClient Create(ClientConnection connection) => new JavaClient(JavaRuntime.Get(_options), connection, _options, batched);
+}

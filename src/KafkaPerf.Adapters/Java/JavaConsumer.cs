@@ -1,0 +1,177 @@
+using System.Buffers.Binary;
+using System.Runtime.InteropServices;
+using KafkaPerf.Adapters.Jvm;
+using KafkaPerf.Clients;
+
+namespace KafkaPerf.Adapters.Java;
+
+/// <summary>
+/// The Java consumer of <c>java</c> and <c>java-batched</c>: a .NET poll thread (attached to the JVM for its life) calls
+/// Java's <c>poll</c>, which packs the polled records - keys and values - into native memory; one crossing hands .NET
+/// many records, which reach the sink as spans over that memory. With prefetch, a Java thread polls the next batch while
+/// .NET handles the current one.
+/// </summary>
+internal sealed unsafe class JavaConsumer : IBenchConsumer
+{
+    private const int PollTimeoutMs = 100;
+    private const int InitialBuffer = 1 << 20;
+
+    private readonly JavaRuntime _runtime;
+    private readonly IntPtr _consumer;
+    private readonly long _sinkHandle;
+    private readonly SinkBox _box = new();
+    private Thread? _thread;
+    private volatile bool _stop;
+    private byte* _buffer;
+    private int _capacity;
+    private IntPtr _bufferRef;
+    private bool _disposed;
+
+    public JavaConsumer(JavaRuntime runtime, ConsumerSpec spec, string bootstrap)
+    {
+        _runtime = runtime;
+        PrefetchEnabled = spec.UsePrefetch;
+        var settings = JavaSettings.Flatten(JavaSettings.Consumer(bootstrap, spec.GroupId, spec.Settings));
+        _sinkHandle = JavaRuntime.NewSinkHandle(_box);
+        using var thread = runtime.Host.AttachCurrentThread("kafkaperf-java-consumer-setup");
+        var env = thread.Env;
+        try
+        {
+            EffectiveConfig = JavaRuntime.Effective(env, runtime.EffectiveConsumer, runtime, settings);
+            var array = env.NewStringArray(runtime.StringClass, settings);
+            var topic = env.NewString(spec.Topic);
+            try
+            {
+                var local = env.NewObject(runtime.ConsumerClass, runtime.ConsumerInit,
+                    [JValue.Ref(array), JValue.Ref(topic), JValue.Of(_sinkHandle), JValue.Of(spec.UsePrefetch)]);
+                _consumer = env.NewGlobalRef(local);
+                env.DeleteLocalRef(local);
+            }
+            finally
+            {
+                env.DeleteLocalRef(topic);
+                env.DeleteLocalRef(array);
+            }
+            SetBuffer(env, InitialBuffer);
+        }
+        catch
+        {
+            if (_consumer != IntPtr.Zero) Close(env);
+            JavaRuntime.FreeSinkHandle(_sinkHandle);
+            throw;
+        }
+    }
+
+    public IReadOnlyDictionary<string, string> EffectiveConfig { get; }
+
+    public bool PrefetchEnabled { get; }
+
+    public void StartPolling(IRecordSink sink)
+    {
+        ArgumentNullException.ThrowIfNull(sink);
+        if (_thread is not null) throw new InvalidOperationException("The consumer is already polling.");
+        _box.Sink = sink;
+        using (var thread = _runtime.Host.AttachCurrentThread("kafkaperf-java-consumer-start"))
+            thread.Env.CallVoid(_consumer, _runtime.ConsumerStart, []);
+        _thread = new Thread(() => Poll(sink)) { IsBackground = true, Name = "kafkaperf-java-poll" };
+        _thread.Start();
+    }
+
+    public void StopPolling()
+    {
+        _stop = true;
+        _thread?.Join();
+    }
+
+    public void Dispose()
+    {
+        if (_disposed) return;
+        _disposed = true;
+        StopPolling();
+        using (var thread = _runtime.Host.AttachCurrentThread("kafkaperf-java-consumer-close"))
+            Close(thread.Env);
+        JavaRuntime.FreeSinkHandle(_sinkHandle);
+    }
+
+    private void Close(JniEnv env)
+    {
+        try
+        {
+            // Stops the prefetch thread and leaves the group at once, so the broker does not wait for a session timeout.
+            env.CallVoid(_consumer, _runtime.ConsumerClose, []);
+        }
+        catch (JavaException)
+        {
+            // The broker may be gone already; the references are released below either way.
+        }
+        env.DeleteGlobalRef(_consumer);
+        env.DeleteGlobalRef(_bufferRef);
+        _bufferRef = IntPtr.Zero;
+        if (_buffer is not null) NativeMemory.Free(_buffer);
+        _buffer = null;
+    }
+
+    private void Poll(IRecordSink sink)
+    {
+        using var thread = _runtime.Host.AttachCurrentThread("kafkaperf-java-poll");
+        var env = thread.Env;
+        try
+        {
+            while (!_stop)
+            {
+                int count = env.CallInt(_consumer, _runtime.ConsumerPoll, [JValue.Of(PollTimeoutMs)]);
+                if (count < 0)
+                {
+                    // One record is larger than the buffer: a larger one, and the same record again.
+                    SetBuffer(env, Math.Max(-count, _capacity * 2));
+                    continue;
+                }
+                Deliver(sink, count);
+            }
+        }
+        catch (JavaException ex)
+        {
+            sink.OnError(ex.Message);
+        }
+    }
+
+    private void Deliver(IRecordSink sink, int count)
+    {
+        byte* p = _buffer;
+        for (int i = 0; i < count; i++)
+        {
+            long key = BinaryPrimitives.ReadInt64BigEndian(new ReadOnlySpan<byte>(p, sizeof(long)));
+            int length = BinaryPrimitives.ReadInt32LittleEndian(new ReadOnlySpan<byte>(p + sizeof(long), sizeof(int)));
+            p += sizeof(long) + sizeof(int);
+            int size = Math.Max(length, 0);
+            sink.OnRecord(key, new ReadOnlySpan<byte>(p, size));
+            p += size;
+        }
+    }
+
+    private void SetBuffer(JniEnv env, int capacity)
+    {
+        var old = _bufferRef;
+        var oldBuffer = _buffer;
+        _buffer = (byte*)NativeMemory.Alloc((nuint)capacity);
+        _capacity = capacity;
+        var local = env.NewDirectByteBuffer(_buffer, capacity);
+        _bufferRef = env.NewGlobalRef(local);
+        env.DeleteLocalRef(local);
+        env.CallVoid(_consumer, _runtime.ConsumerSetBuffer, [JValue.Ref(_bufferRef)]);
+        env.DeleteGlobalRef(old);
+        if (oldBuffer is not null) NativeMemory.Free(oldBuffer);
+    }
+
+    /// <summary>What Java's assignment callback reaches: set before polling starts.</summary>
+    private sealed class SinkBox : IRecordSink
+    {
+        public IRecordSink? Sink { get; set; }
+
+        public void OnAssigned() => Sink?.OnAssigned();
+
+        public void OnRecord(long key, ReadOnlySpan<byte> value) => Sink?.OnRecord(key, value);
+
+        public void OnError(string reason) => Sink?.OnError(reason);
+    }
+}

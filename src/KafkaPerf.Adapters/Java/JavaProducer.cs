@@ -1,0 +1,170 @@
+using System.Buffers.Binary;
+using System.Runtime.InteropServices;
+using KafkaPerf.Adapters.Jvm;
+using KafkaPerf.Clients;
+
+namespace KafkaPerf.Adapters.Java;
+
+/// <summary>
+/// The Java producers. <c>java</c> crosses into Java once per record with <c>send(long key, byte[] value)</c>, the value
+/// copied into a new Java array as a bridge does; <c>java-batched</c> packs records (key, length, value) into native
+/// memory that Java sees as a direct buffer and crosses once per batch. Acknowledgements come back per record through a
+/// native callback on the Java producer's I/O thread.
+/// </summary>
+/// <remarks>The creating thread is attached to the JVM for the producer's life (the scenario creates, sends, flushes and
+/// disposes on one thread); <see cref="Send"/> must be called on it.</remarks>
+internal sealed unsafe class JavaProducer : IBenchProducer
+{
+    private const int RecordHeader = sizeof(long) + sizeof(int);
+
+    private readonly JavaRuntime _runtime;
+    private readonly JniThread _thread;
+    private readonly JniEnv _env;
+    private readonly IntPtr _producer;
+    private readonly long _sinkHandle;
+    private readonly bool _batched;
+    private readonly int _batchRecords;
+    private byte* _buffer;
+    private int _capacity;
+    private IntPtr _bufferRef;
+    private int _used;
+    private int _count;
+    private bool _disposed;
+
+    public JavaProducer(JavaRuntime runtime, ProducerSpec spec, IDeliverySink sink, string bootstrap, JavaClientOptions options, bool batched)
+    {
+        _runtime = runtime;
+        _batched = batched;
+        _batchRecords = options.BatchRecords;
+        var settings = JavaSettings.Flatten(JavaSettings.Producer(bootstrap, spec.Settings));
+        _thread = runtime.Host.AttachCurrentThread(batched ? "kafkaperf-java-batched-send" : "kafkaperf-java-send");
+        _env = _thread.Env;
+        _sinkHandle = JavaRuntime.NewSinkHandle(sink);
+        try
+        {
+            EffectiveConfig = JavaRuntime.Effective(_env, runtime.EffectiveProducer, runtime, settings);
+            var array = _env.NewStringArray(runtime.StringClass, settings);
+            var topic = _env.NewString(spec.Topic);
+            try
+            {
+                var local = _env.NewObject(runtime.ProducerClass, runtime.ProducerInit,
+                    [JValue.Ref(array), JValue.Ref(topic), JValue.Of(_sinkHandle), JValue.Of((int)options.Timeout.TotalMilliseconds)]);
+                _producer = _env.NewGlobalRef(local);
+                _env.DeleteLocalRef(local);
+            }
+            finally
+            {
+                _env.DeleteLocalRef(topic);
+                _env.DeleteLocalRef(array);
+            }
+            if (batched) Allocate(options.BatchBytes);
+        }
+        catch
+        {
+            if (_producer != IntPtr.Zero) Close(_env);
+            ReleaseNative();
+            throw;
+        }
+    }
+
+    public IReadOnlyDictionary<string, string> EffectiveConfig { get; }
+
+    public void Send(long key, ReadOnlyMemory<byte> value)
+    {
+        if (!_thread.IsCurrentThread) throw new InvalidOperationException("A Java producer sends on the thread that created it.");
+        var span = value.Span;
+        if (!_batched)
+        {
+            var array = _env.NewByteArray(span);
+            try
+            {
+                _env.CallVoid(_producer, _runtime.ProducerSend, [JValue.Of(key), JValue.Ref(array)]);
+            }
+            finally
+            {
+                _env.DeleteLocalRef(array);
+            }
+            return;
+        }
+        int needed = RecordHeader + span.Length;
+        if (_used + needed > _capacity)
+        {
+            SendBatch();
+            if (needed > _capacity) Allocate(needed);
+        }
+        var target = new Span<byte>(_buffer + _used, needed);
+        BinaryPrimitives.WriteInt64LittleEndian(target, key);
+        BinaryPrimitives.WriteInt32LittleEndian(target[sizeof(long)..], span.Length);
+        span.CopyTo(target[RecordHeader..]);
+        _used += needed;
+        if (++_count == _batchRecords) SendBatch();
+    }
+
+    public void Flush(CancellationToken cancellationToken)
+    {
+        cancellationToken.ThrowIfCancellationRequested();
+        if (_batched) SendBatch();
+        // KafkaProducer.flush blocks until every record is acknowledged or has failed (bounded by delivery.timeout.ms).
+        _env.CallVoid(_producer, _runtime.ProducerFlush, []);
+    }
+
+    public void Dispose()
+    {
+        if (_disposed) return;
+        _disposed = true;
+        if (_thread.IsCurrentThread)
+        {
+            Close(_env);
+        }
+        else
+        {
+            using var other = _runtime.Host.AttachCurrentThread("kafkaperf-java-close");
+            Close(other.Env);
+        }
+        ReleaseNative();
+    }
+
+    private void Close(JniEnv env)
+    {
+        try
+        {
+            // Waits (up to 30 s) for records in flight; no callback runs after it returns, so the sink handle can go.
+            env.CallVoid(_producer, _runtime.ProducerClose, []);
+        }
+        catch (JavaException)
+        {
+            // Closing is best effort; the run's result already says what was delivered.
+        }
+        env.DeleteGlobalRef(_producer);
+        env.DeleteGlobalRef(_bufferRef);
+        _bufferRef = IntPtr.Zero;
+    }
+
+    private void ReleaseNative()
+    {
+        JavaRuntime.FreeSinkHandle(_sinkHandle);
+        if (_buffer is not null) NativeMemory.Free(_buffer);
+        _buffer = null;
+        if (_thread.IsCurrentThread) _thread.Dispose();
+    }
+
+    private void SendBatch()
+    {
+        if (_count == 0) return;
+        int count = _count;
+        _count = 0;
+        _used = 0;
+        _env.CallVoid(_producer, _runtime.ProducerSendPacked, [JValue.Ref(_bufferRef), JValue.Of(count)]);
+    }
+
+    private void Allocate(int capacity)
+    {
+        _env.DeleteGlobalRef(_bufferRef);
+        if (_buffer is not null) NativeMemory.Free(_buffer);
+        _buffer = (byte*)NativeMemory.Alloc((nuint)capacity);
+        _capacity = capacity;
+        var local = _env.NewDirectByteBuffer(_buffer, capacity);
+        _bufferRef = _env.NewGlobalRef(local);
+        _env.DeleteLocalRef(local);
+    }
+}

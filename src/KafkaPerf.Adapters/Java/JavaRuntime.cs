@@ -1,0 +1,240 @@
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
+using KafkaPerf.Adapters.Broker;
+using KafkaPerf.Adapters.Jvm;
+using KafkaPerf.Clients;
+
+namespace KafkaPerf.Adapters.Java;
+
+/// <summary>
+/// The Java helper classes (<c>kafkaperf.client.*</c>, compiled into KafkaPerf's jar) in the process's JVM: global
+/// references to the classes, their method IDs, and the <c>native</c> callbacks registered once.
+/// </summary>
+internal sealed unsafe class JavaRuntime
+{
+    private static readonly Lock s_lock = new();
+    private static JavaRuntime? s_instance;
+    private static IntPtr s_runtimeExceptionClass;
+
+    private JavaRuntime(JvmHost host, KafkaJars jars)
+    {
+        Host = host;
+        Jars = jars;
+        using var thread = host.AttachCurrentThread("kafkaperf-java-setup");
+        var env = thread.Env;
+        StringClass = env.FindClassGlobal("java/lang/String");
+        s_runtimeExceptionClass = env.FindClassGlobal("java/lang/RuntimeException");
+
+        var native = env.FindClassGlobal("kafkaperf/client/Native");
+        env.RegisterNatives(native,
+        [
+            ("delivered", "(JJ)V", (IntPtr)(delegate* unmanaged<IntPtr, IntPtr, long, long, void>)&OnDelivered),
+            ("failed", "(JJLjava/lang/String;)V", (IntPtr)(delegate* unmanaged<IntPtr, IntPtr, long, long, IntPtr, void>)&OnFailed),
+            ("assigned", "(J)V", (IntPtr)(delegate* unmanaged<IntPtr, IntPtr, long, void>)&OnAssigned),
+        ]);
+        env.DeleteGlobalRef(native);
+
+        SettingsClass = env.FindClassGlobal("kafkaperf/client/Settings");
+        ClientVersion = CallStaticString(env, SettingsClass, "clientVersion", "()Ljava/lang/String;") ?? "unknown";
+        EffectiveProducer = env.GetStaticMethodId(SettingsClass, "effectiveProducer", "([Ljava/lang/String;)[Ljava/lang/String;");
+        EffectiveConsumer = env.GetStaticMethodId(SettingsClass, "effectiveConsumer", "([Ljava/lang/String;)[Ljava/lang/String;");
+        Check = env.GetStaticMethodId(SettingsClass, "check", "([Ljava/lang/String;[Ljava/lang/String;[Ljava/lang/String;)Ljava/lang/String;");
+
+        ProducerClass = env.FindClassGlobal("kafkaperf/client/BenchProducer");
+        ProducerInit = env.GetMethodId(ProducerClass, "<init>", "([Ljava/lang/String;Ljava/lang/String;JI)V");
+        ProducerSend = env.GetMethodId(ProducerClass, "send", "(J[B)V");
+        ProducerSendPacked = env.GetMethodId(ProducerClass, "sendPacked", "(Ljava/nio/ByteBuffer;I)V");
+        ProducerFlush = env.GetMethodId(ProducerClass, "flush", "()V");
+        ProducerClose = env.GetMethodId(ProducerClass, "close", "()V");
+
+        ConsumerClass = env.FindClassGlobal("kafkaperf/client/BenchConsumer");
+        ConsumerInit = env.GetMethodId(ConsumerClass, "<init>", "([Ljava/lang/String;Ljava/lang/String;JZ)V");
+        ConsumerSetBuffer = env.GetMethodId(ConsumerClass, "setBuffer", "(Ljava/nio/ByteBuffer;)V");
+        ConsumerStart = env.GetMethodId(ConsumerClass, "start", "()V");
+        ConsumerPoll = env.GetMethodId(ConsumerClass, "poll", "(I)I");
+        ConsumerClose = env.GetMethodId(ConsumerClass, "close", "()V");
+
+        AdminClass = env.FindClassGlobal("kafkaperf/client/BenchAdmin");
+        AdminInit = env.GetMethodId(AdminClass, "<init>", "(Ljava/lang/String;I)V");
+        AdminCreate = env.GetMethodId(AdminClass, "createTopic", "(Ljava/lang/String;IS)V");
+        AdminDelete = env.GetMethodId(AdminClass, "deleteTopic", "(Ljava/lang/String;)V");
+        AdminClose = env.GetMethodId(AdminClass, "close", "()V");
+    }
+
+    public JvmHost Host { get; }
+
+    public KafkaJars Jars { get; }
+
+    public string ClientVersion { get; }
+
+    public IntPtr StringClass { get; }
+
+    public IntPtr SettingsClass { get; }
+
+    public IntPtr EffectiveProducer { get; }
+
+    public IntPtr EffectiveConsumer { get; }
+
+    public IntPtr Check { get; }
+
+    public IntPtr ProducerClass { get; }
+
+    public IntPtr ProducerInit { get; }
+
+    public IntPtr ProducerSend { get; }
+
+    public IntPtr ProducerSendPacked { get; }
+
+    public IntPtr ProducerFlush { get; }
+
+    public IntPtr ProducerClose { get; }
+
+    public IntPtr ConsumerClass { get; }
+
+    public IntPtr ConsumerInit { get; }
+
+    public IntPtr ConsumerSetBuffer { get; }
+
+    public IntPtr ConsumerStart { get; }
+
+    public IntPtr ConsumerPoll { get; }
+
+    public IntPtr ConsumerClose { get; }
+
+    public IntPtr AdminClass { get; }
+
+    public IntPtr AdminInit { get; }
+
+    public IntPtr AdminCreate { get; }
+
+    public IntPtr AdminDelete { get; }
+
+    public IntPtr AdminClose { get; }
+
+    /// <summary>The runtime of this process, starting the JVM on first use.</summary>
+    /// <exception cref="PrerequisiteException">Java, the jars or the environment variable are missing, or the JVM did not start.</exception>
+    public static JavaRuntime Get(JavaClientOptions options)
+    {
+        lock (s_lock)
+        {
+            if (s_instance is { } existing) return existing;
+            var jars = KafkaJars.Locate(options.KafkaHome);
+            if (!File.Exists(KafkaJars.ProjectJar))
+                throw new PrerequisiteException($"KafkaPerf's Java helper '{KafkaJars.ProjectJar}' is missing: rebuild the project with a JDK (javac) on PATH.");
+            var classPath = Directory.EnumerateFiles(jars.LibsDirectory, "*.jar").Order(StringComparer.Ordinal)
+                .Append(KafkaJars.ProjectJar).Concat(options.ExtraClassPath).ToList();
+            var host = JvmHost.Create(new JvmOptions
+            {
+                HeapMegabytes = options.HeapMegabytes,
+                ClassPath = classPath,
+                // The client's log4j2 binding would print to the console; its warnings reach the caller as exceptions instead.
+                ExtraOptions = ["-Dlog4j2.level=OFF", "-Dorg.apache.logging.log4j.level=OFF", "-Dlog4j2.statusLoggerLevel=OFF", .. options.JvmOptions],
+                JavaHome = options.JavaHome,
+            });
+            try
+            {
+                s_instance = new JavaRuntime(host, jars);
+            }
+            catch (JavaException ex)
+            {
+                throw new PrerequisiteException($"KafkaPerf's Java helper did not load in the JVM ({ex.Message}): rebuild the project.", ex);
+            }
+            return s_instance;
+        }
+    }
+
+    /// <summary>Effective settings as Java computes them (defaults included).</summary>
+    public static Dictionary<string, string> Effective(JniEnv env, IntPtr method, JavaRuntime runtime, string[] settings)
+    {
+        var array = env.NewStringArray(runtime.StringClass, settings);
+        try
+        {
+            var result = env.CallStaticObject(runtime.SettingsClass, method, [JValue.Ref(array)]);
+            var flat = env.GetStringArray(result);
+            env.DeleteLocalRef(result);
+            var config = new Dictionary<string, string>(StringComparer.Ordinal);
+            for (int i = 0; i + 1 < flat.Length; i += 2) config[flat[i]!] = flat[i + 1] ?? "null";
+            return config;
+        }
+        finally
+        {
+            env.DeleteLocalRef(array);
+        }
+    }
+
+    private static string? CallStaticString(JniEnv env, IntPtr type, string name, string signature)
+    {
+        var method = env.GetStaticMethodId(type, name, signature);
+        var result = env.CallStaticObject(type, method, []);
+        var text = env.GetString(result);
+        env.DeleteLocalRef(result);
+        return text;
+    }
+
+    /// <summary>A handle for Java to call a sink back with; free it once Java can no longer call.</summary>
+    public static long NewSinkHandle(object sink) => (long)GCHandle.ToIntPtr(GCHandle.Alloc(sink));
+
+    public static void FreeSinkHandle(long handle)
+    {
+        if (handle != 0) GCHandle.FromIntPtr(new IntPtr(handle)).Free();
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static T Sink<T>(long handle) where T : class => (T)GCHandle.FromIntPtr(new IntPtr(handle)).Target!;
+
+    // Callbacks run on Kafka's own threads. Nothing may escape into Java: a .NET exception becomes a RuntimeException
+    // there (which the producer's callback wrapper logs and the consumer's poll rethrows).
+    [UnmanagedCallersOnly]
+    private static void OnDelivered(IntPtr env, IntPtr type, long sink, long key)
+    {
+        JniCounters.CountCallback();
+        try
+        {
+            Sink<IDeliverySink>(sink).OnDelivered(key);
+        }
+        catch (Exception ex)
+        {
+            ReportToJava(env, ex);
+        }
+    }
+
+    [UnmanagedCallersOnly]
+    private static void OnFailed(IntPtr env, IntPtr type, long sink, long key, IntPtr reason)
+    {
+        JniCounters.CountCallback();
+        try
+        {
+            Sink<IDeliverySink>(sink).OnDeliveryFailed(key, JvmHost.FromCallback(env).GetString(reason) ?? "unknown");
+        }
+        catch (Exception ex)
+        {
+            ReportToJava(env, ex);
+        }
+    }
+
+    [UnmanagedCallersOnly]
+    private static void OnAssigned(IntPtr env, IntPtr type, long sink)
+    {
+        JniCounters.CountCallback();
+        try
+        {
+            Sink<IRecordSink>(sink).OnAssigned();
+        }
+        catch (Exception ex)
+        {
+            ReportToJava(env, ex);
+        }
+    }
+
+    private static void ReportToJava(IntPtr env, Exception ex)
+    {
+        try
+        {
+            JvmHost.FromCallback(env).ThrowNew(s_runtimeExceptionClass, $"{ex.GetType().Name}: {ex.Message}");
+        }
+        catch
+        {
+            // Nothing may escape into Java.
+        }
+    }
+}

@@ -1,0 +1,89 @@
+package kafkaperf.client;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+
+/** Topic administration for the Java clients: create and wait for leaders, delete and wait until gone. */
+public final class BenchAdmin implements AutoCloseable {
+    private final Admin admin;
+    private final int timeoutMs;
+
+    public BenchAdmin(String bootstrap, int timeoutMs) throws Exception {
+        Properties properties = new Properties();
+        properties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        properties.put(AdminClientConfig.CLIENT_ID_CONFIG, "kafkaperf-java-admin");
+        properties.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMs);
+        properties.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, timeoutMs);
+        this.timeoutMs = timeoutMs;
+        this.admin = Admin.create(properties);
+        try {
+            get(admin.describeCluster().clusterId());
+        } catch (Exception e) {
+            admin.close();
+            throw e;
+        }
+    }
+
+    /** Creates a topic and returns once every partition has a leader; a topic that exists already throws TopicExistsException. */
+    public void createTopic(String name, int partitions, short replicationFactor) throws Exception {
+        get(admin.createTopics(List.of(new NewTopic(name, partitions, replicationFactor))).all());
+        long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
+        while (true) {
+            try {
+                Map<String, TopicDescription> topics = get(admin.describeTopics(List.of(name)).allTopicNames());
+                TopicDescription description = topics.get(name);
+                if (description != null && description.partitions().size() == partitions
+                        && description.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty())) {
+                    return;
+                }
+            } catch (UnknownTopicOrPartitionException e) {
+                // Not visible yet.
+            }
+            if (System.nanoTime() > deadline) throw new TimeoutException("Topic " + name + " had no leader for every partition after " + timeoutMs + " ms");
+            Thread.sleep(20);
+        }
+    }
+
+    /** Deletes a topic and returns once it is no longer listed; a missing topic is not an error. */
+    public void deleteTopic(String name) throws Exception {
+        try {
+            get(admin.deleteTopics(List.of(name)).all());
+        } catch (UnknownTopicOrPartitionException e) {
+            return;
+        }
+        long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
+        while (get(admin.listTopics().names()).contains(name)) {
+            if (System.nanoTime() > deadline) throw new TimeoutException("Topic " + name + " was still listed " + timeoutMs + " ms after its deletion");
+            Thread.sleep(20);
+        }
+    }
+
+    private <T> T get(KafkaFuture<T> future) throws Exception {
+        try {
+            return future.get(timeoutMs, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            // The cause (TopicExistsException, ...) is what .NET should see.
+            Throwable cause = e.getCause();
+            if (cause instanceof Exception exception) throw exception;
+            throw e;
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new TimeoutException("No answer from the cluster within " + timeoutMs + " ms");
+        }
+    }
+
+    @Override
+    public void close() {
+        admin.close();
+    }
+}

@@ -1,0 +1,104 @@
+package kafkaperf.client;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.time.Duration;
+import java.util.List;
+
+import org.apache.kafka.clients.producer.Callback;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.LongSerializer;
+
+/**
+ * The Java side of the {@code java} and {@code java-batched} producers: a plain {@link KafkaProducer} with Kafka's own
+ * {@link LongSerializer} (big-endian keys) and {@link ByteArraySerializer}. Every acknowledgement goes back to .NET
+ * through {@link Native#delivered} on the producer's I/O thread.
+ */
+public final class BenchProducer implements AutoCloseable {
+    private final KafkaProducer<Long, byte[]> producer;
+    private final String topic;
+    private final long sink;
+
+    public BenchProducer(String[] settings, String topic, long sink, int metadataTimeoutMs) {
+        this.topic = topic;
+        this.sink = sink;
+        this.producer = new KafkaProducer<>(Settings.producer(settings));
+        try {
+            awaitLeaders(metadataTimeoutMs);
+        } catch (RuntimeException e) {
+            producer.close(Duration.ZERO);
+            throw e;
+        }
+    }
+
+    /** Fetches the topic's metadata until every partition has a leader, so the first timed send waits for none. */
+    private void awaitLeaders(int timeoutMs) {
+        long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
+        while (true) {
+            List<PartitionInfo> partitions = producer.partitionsFor(topic);
+            if (!partitions.isEmpty() && partitions.stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty())) return;
+            if (System.nanoTime() > deadline) throw new TimeoutException("Topic " + topic + " has no leader for every partition after " + timeoutMs + " ms");
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new TimeoutException("Interrupted while waiting for the metadata of " + topic);
+            }
+        }
+    }
+
+    /** One record per call: what a bridge that crosses once per record does ({@code java}). */
+    public void send(long key, byte[] value) {
+        AckedRecord record = new AckedRecord(topic, key, value, sink);
+        producer.send(record, record);
+    }
+
+    /**
+     * Records packed by .NET into a direct buffer, one call per batch ({@code java-batched}): per record a key
+     * (8 bytes), a value length (4 bytes) and the value, little-endian.
+     */
+    public void sendPacked(ByteBuffer packed, int count) {
+        ByteBuffer buffer = packed.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        buffer.clear();
+        for (int i = 0; i < count; i++) {
+            long key = buffer.getLong();
+            int length = buffer.getInt();
+            byte[] value = new byte[length];
+            buffer.get(value);
+            AckedRecord record = new AckedRecord(topic, key, value, sink);
+            producer.send(record, record);
+        }
+    }
+
+    public void flush() {
+        producer.flush();
+    }
+
+    @Override
+    public void close() {
+        producer.close(Duration.ofSeconds(30));
+    }
+
+    /** The record is its own callback: one object per send instead of two. */
+    private static final class AckedRecord extends ProducerRecord<Long, byte[]> implements Callback {
+        private final long sink;
+        private final long key;
+
+        AckedRecord(String topic, long key, byte[] value, long sink) {
+            super(topic, key, value);
+            this.sink = sink;
+            this.key = key;
+        }
+
+        @Override
+        public void onCompletion(RecordMetadata metadata, Exception exception) {
+            if (exception == null) Native.delivered(sink, key);
+            else Native.failed(sink, key, exception.toString());
+        }
+    }
+}

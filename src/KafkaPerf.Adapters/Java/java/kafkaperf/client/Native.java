@@ -1,0 +1,19 @@
+package kafkaperf.client;
+
+/**
+ * Calls from Java into .NET. The .NET side registers these with {@code RegisterNatives} before any producer or
+ * consumer exists; {@code sink} is a handle the .NET side gave out and resolves back to its delivery or record sink.
+ */
+final class Native {
+    private Native() {
+    }
+
+    /** The broker acknowledged the record with this key. */
+    static native void delivered(long sink, long key);
+
+    /** The record with this key could not be delivered. */
+    static native void failed(long sink, long key, String reason);
+
+    /** The consumer was assigned partitions: records may follow. */
+    static native void assigned(long sink);
+}

@@ -1,0 +1,355 @@
+using System.Buffers.Binary;
+using Confluent.Kafka;
+using KafkaPerf.Adapters.Confluent;
+using KafkaPerf.Adapters.Java;
+using KafkaPerf.Adapters.Jvm;
+using KafkaPerf.Clients;
+using KafkaPerf.Measurement;
+using KafkaPerf.Running;
+using KafkaPerf.Scenarios;
+
+namespace KafkaPerf.Adapters.Tests.Java;
+
+/// <summary>
+/// <c>java</c> and <c>java-batched</c> on the real embedded broker, in this test process's JVM, which runs with
+/// <c>-Xcheck:jni</c>: every test ends by checking that the JVM reported nothing.
+/// </summary>
+[Collection(BrokerCollectionDefinition.Name)]
+public sealed class JavaClientTests(BrokerFixture fixture) : IDisposable
+{
+    private ClientConnection Connection => new(fixture.Broker.BootstrapServers, fixture.Broker.KafkaVersion);
+
+    public static TheoryData<string, string, int> Cases()
+    {
+        var data = new TheoryData<string, string, int>();
+        foreach (var client in new[] { JavaClientFactory.PerRecordName, JavaClientFactory.BatchedName })
+        {
+            foreach (var scenario in new[] { "produce", "consume", "consume-prefetch", "roundtrip" })
+            {
+                foreach (var size in new[] { 100, 100_000 }) data.Add(client, scenario, size);
+            }
+        }
+        return data;
+    }
+
+    [Theory]
+    [MemberData(nameof(Cases))]
+    public async Task Scenario_10kRecords_EveryKeyExactlyOnce(string client, string scenario, int payloadBytes)
+    {
+        const int Count = 10_000;
+        var payload = new byte[payloadBytes];
+        new Random(payloadBytes).NextBytes(payload);
+        await OnTemporaryTopicAsync(client, async (c, topic) =>
+        {
+            var context = new ScenarioContext
+            {
+                Client = c, Topic = topic, MessageCount = Count, Payload = payload, Settings = ClientSettings.SeedProfile,
+                UsePrefetch = scenario == "consume-prefetch", CheckPayload = true,
+            };
+
+            switch (scenario)
+            {
+                case "produce":
+                {
+                    var m = Scenario.Produce.Run(context, TestPaths.Timeout());
+                    Assert.Null(m.Error);
+                    Assert.Equal(Count, m.Delivered);
+                    Assert.Equal(Count, m.Latency!.TotalCount);
+                    // Read back by another client (librdkafka): keys 0..N-1 once each, big-endian, payload intact.
+                    var (verifier, mismatches) = ReadBack(topic, Count, payload);
+                    Assert.True(verifier.IsComplete, $"{verifier.Distinct} of {Count} keys, {verifier.Unexpected} unexpected");
+                    Assert.Equal(0, verifier.Duplicates);
+                    Assert.Equal(0, verifier.Unexpected);
+                    Assert.Equal(0, mismatches);
+                    // java: one call per record; java-batched: one per full buffer (1 MiB or 1 000 records), plus the flush.
+                    double perBatch = Math.Min(1_000, (1 << 20) / (12 + payloadBytes));
+                    Assert.Equal(client == JavaClientFactory.BatchedName ? 1 / perBatch : 1.0, m.CountersPerMessage!["jni.calls"], 0.005);
+                    Assert.Equal(1.0, m.CountersPerMessage!["jni.callbacks"], 0.01);
+                    break;
+                }
+                case "consume" or "consume-prefetch":
+                {
+                    var m = Scenario.Consume.Run(context, TestPaths.Timeout());
+                    Assert.Null(m.Error);
+                    Assert.Equal(Count, m.Received);
+                    Assert.Equal(0, m.Lost);
+                    Assert.Equal(0, m.Duplicates);
+                    Assert.Equal(0, m.Unexpected);
+                    Assert.Equal(0, m.PayloadMismatches);
+                    Assert.Equal(context.UsePrefetch, m.PrefetchEnabled);
+                    // Records cross in batches: far fewer calls than records.
+                    Assert.True(m.CountersPerMessage!["jni.calls"] < 0.5, $"{m.CountersPerMessage["jni.calls"]} JNI calls per record");
+                    break;
+                }
+                default:
+                {
+                    var m = Scenario.Roundtrip.Run(context, TestPaths.Timeout());
+                    Assert.Null(m.Error);
+                    Assert.Equal(Count, m.Delivered);
+                    Assert.Equal(Count, m.Received);
+                    Assert.Equal(0, m.Lost);
+                    Assert.Equal(Count, m.Latency!.TotalCount);
+                    Assert.True(m.Latency.ValueAtPercentile(50) > 0);
+                    break;
+                }
+            }
+            await Task.CompletedTask;
+        });
+    }
+
+    [Theory]
+    [InlineData(JavaClientFactory.PerRecordName)]
+    [InlineData(JavaClientFactory.BatchedName)]
+    public async Task Produce_OneMillion100ByteRecords_EveryRecordAcknowledged(string client)
+    {
+        await OnTemporaryTopicAsync(client, async (c, topic) =>
+        {
+            var context = new ScenarioContext
+            {
+                Client = c, Topic = topic, MessageCount = 1_000_000, Payload = new byte[100], Settings = ClientSettings.SeedProfile,
+            };
+
+            var m = Scenario.Produce.Run(context, TestPaths.Timeout(5));
+
+            Assert.Null(m.Error);
+            Assert.Equal(1_000_000, m.Delivered);
+            Assert.Equal(0, m.Lost);
+            Assert.Equal(8, m.LatencySampleStride);
+            await Task.CompletedTask;
+        });
+    }
+
+    [Fact]
+    public async Task CreateProducer_InvalidJavaSetting_JavaExceptionCarriesTheJavaMessage()
+    {
+        await OnTemporaryTopicAsync(JavaClientFactory.PerRecordName, async (c, topic) =>
+        {
+            var settings = new ClientSettings { Overrides = new Dictionary<string, string> { ["acks"] = "banana" } };
+
+            var ex = Assert.Throws<JavaException>(() => c.CreateProducer(new ProducerSpec(topic, settings), new CountingSink()));
+
+            Assert.Equal("org.apache.kafka.common.config.ConfigException", ex.JavaClass);
+            Assert.Contains("banana", ex.JavaMessage, StringComparison.Ordinal);
+            Assert.Contains("acks", ex.Message, StringComparison.Ordinal);
+            Assert.Contains("at org.apache.kafka", ex.JavaStackTrace, StringComparison.Ordinal);
+            await Task.CompletedTask;
+        });
+    }
+
+    [Fact]
+    public void CheckSettings_UnknownKeyAndBadValue_OneLineEach()
+    {
+        var factory = new JavaClientFactory(batched: false, JavaTestJvm.Options);
+
+        var unknown = factory.CheckSettings(new ClientSettings { Overrides = new Dictionary<string, string> { ["linger.mss"] = "5" } });
+        var bad = factory.CheckSettings(new ClientSettings { Overrides = new Dictionary<string, string> { ["batch.size"] = "big" } });
+        var good = factory.CheckSettings(ClientSettings.SeedProfile with { Overrides = new Dictionary<string, string> { ["buffer.memory"] = "67108864" } });
+
+        Assert.Equal("'linger.mss' is not a setting of the Java producer or consumer", unknown);
+        Assert.Contains("batch.size", bad, StringComparison.Ordinal);
+        Assert.DoesNotContain('\n', bad!);
+        Assert.Null(good);
+    }
+
+    [Fact]
+    public async Task CreateProducer_CommonSettings_MappedToJavaKeysWithEveryDefaultRecorded()
+    {
+        await OnTemporaryTopicAsync(JavaClientFactory.BatchedName, async (c, topic) =>
+        {
+            var settings = new ClientSettings
+            {
+                Acks = AcksMode.Leader, LingerMs = 100, BatchSizeBytes = 1_000_000, MaxInFlight = 1_000_000, Compression = CompressionCodec.Lz4,
+                SendBufferBytes = 1 << 20, ReceiveBufferBytes = 1 << 21,
+            };
+
+            using var producer = c.CreateProducer(new ProducerSpec(topic, settings), new CountingSink());
+            var config = producer.EffectiveConfig;
+
+            Assert.Equal("1", config["acks"]);
+            Assert.Equal("100", config["linger.ms"]);
+            Assert.Equal("1000000", config["batch.size"]);
+            Assert.Equal("1000000", config["max.in.flight.requests.per.connection"]);
+            Assert.Equal("lz4", config["compression.type"]);
+            Assert.Equal("1048576", config["send.buffer.bytes"]);
+            Assert.Equal("2097152", config["receive.buffer.bytes"]);
+            Assert.Equal("false", config["enable.idempotence"]);
+            Assert.Equal("33554432", config["buffer.memory"]);
+            Assert.True(config.Count > 50, $"only {config.Count} keys: the Java client's defaults are missing");
+            await Task.CompletedTask;
+        });
+    }
+
+    [Fact]
+    public async Task RunAsync_ConfluentAndBothJavaClients_AllSucceedWithJavaDetailsAndNoTopicLeft()
+    {
+        var prefix = "kafkaperf-java-e2e-" + Guid.NewGuid().ToString("N")[..8];
+        var plan = new BenchmarkPlanBuilder()
+            .Clients("java", "java-batched")
+            .Scenarios(ScenarioKind.Produce, ScenarioKind.Consume, ScenarioKind.Roundtrip)
+            .MessageCounts(2_000).PayloadSizes(1_000).Repeat(2)
+            .Topics(prefix)
+            .Build();
+        var registry = new ClientRegistry([new JavaClientFactory(false, JavaTestJvm.Options), new JavaClientFactory(true, JavaTestJvm.Options)]);
+
+        var result = await new BenchmarkRunner(registry, Connection).RunAsync(plan, cancellationToken: TestPaths.Timeout(5));
+
+        Assert.All(result.Runs, r => Assert.True(r.Succeeded, $"run {r.Sequence} ({r.Client} {r.Scenario}) failed: {r.Error}"));
+        Assert.Equal(2 * 3 * (2 + 1), result.Runs.Count);
+        Assert.All(result.Clients, info =>
+        {
+            Assert.Equal("4.3.1", info.Details!["kafka-clients"]);
+            Assert.Contains("in-process through JNI", info.Details["jvm"], StringComparison.Ordinal);
+            Assert.StartsWith("Apache Kafka client 4.3.1", info.LibraryVersion, StringComparison.Ordinal);
+        });
+        Assert.All(result.Runs, r => Assert.NotNull(r.CountersPerMessage));
+        Assert.Empty(await ListTopicsAsync(prefix));
+    }
+
+    [Fact]
+    public async Task CreateTopicAsync_TopicExists_TopicExistsException()
+    {
+        await OnTemporaryTopicAsync(JavaClientFactory.PerRecordName, async (c, topic) =>
+        {
+            var ex = await Assert.ThrowsAsync<TopicExistsException>(async () => await c.CreateTopicAsync(new TopicSpec(topic), TestPaths.Timeout()));
+
+            Assert.Equal(topic, ex.Topic);
+        });
+    }
+
+    [Fact]
+    public void NullReferenceExceptions_100kWhileGcsRun_ProcessSurvives()
+    {
+        // The failure this guards against is a crash of the whole test process ("stack smashing detected"), which
+        // DOTNET_EnableAlternateStackCheck=1 (set by tests/kafkaperf.runsettings) prevents.
+        Assert.NotNull(JavaTestJvm.Host);
+        using var stop = new CancellationTokenSource();
+        var collector = new Thread(() =>
+        {
+            while (!stop.IsCancellationRequested) GC.Collect();
+        }) { IsBackground = true };
+        collector.Start();
+        int caught = 0;
+        var throwers = Enumerable.Range(0, 2).Select(_ => new Thread(() =>
+        {
+            for (int i = 0; i < 50_000; i++)
+            {
+                try
+                {
+                    Dereference(null);
+                }
+                catch (NullReferenceException)
+                {
+                    Interlocked.Increment(ref caught);
+                }
+            }
+        })).ToList();
+        throwers.ForEach(t => t.Start());
+        throwers.ForEach(t => t.Join());
+        stop.Cancel();
+        collector.Join();
+
+        Assert.Equal(100_000, caught);
+    }
+
+    [Fact]
+    public void CheckJni_IsOnAndItsReportsAreCaptured()
+    {
+        // A deliberate excess of local references in one attached thread: -Xcheck:jni reports it through the vfprintf
+        // hook. This shows the JVM runs with -Xcheck:jni and that its reports would reach JvmHost.Messages, which the
+        // other tests check to be empty.
+        var host = JavaTestJvm.Host;
+        Assert.Contains("-Xcheck:jni", host.Options.ExtraOptions);
+        var before = JvmHost.Messages.Count;
+        var thread = new Thread(() =>
+        {
+            using var attached = host.AttachCurrentThread("kafkaperf-test-overflow");
+            var env = attached.Env;
+            var refs = Enumerable.Range(0, 64).Select(i => env.NewString("x" + i)).ToList();
+            refs.ForEach(env.DeleteLocalRef);
+            // The check runs when a JNI function returns: one more call reports the excess.
+            env.DeleteLocalRef(env.NewString("y"));
+        });
+        thread.Start();
+        thread.Join();
+
+        var reported = JvmHost.Messages.Skip(before).ToList();
+        JvmHost.ClearMessages();
+        Assert.Contains(reported, m => m.Contains("JNI local refs", StringComparison.Ordinal));
+    }
+
+    public void Dispose()
+    {
+        // -Xcheck:jni reports misuse as JVM messages: none may have appeared during a test.
+        var messages = JvmHost.Messages;
+        JvmHost.ClearMessages();
+        Assert.Empty(messages);
+    }
+
+    private static int Dereference(string? text) => text!.Length;
+
+    private (KeyVerifier Verifier, int PayloadMismatches) ReadBack(string topic, long count, byte[] payload)
+    {
+        ConfluentNativeLibrary.EnsureLoaded();
+        var verifier = new KeyVerifier(count);
+        int mismatches = 0;
+        using var consumer = new ConsumerBuilder<byte[], byte[]>(new ConsumerConfig
+        {
+            BootstrapServers = fixture.Broker.BootstrapServers, GroupId = "readback-" + Guid.NewGuid().ToString("N"),
+            AutoOffsetReset = AutoOffsetReset.Earliest, EnableAutoCommit = false,
+        }).Build();
+        consumer.Subscribe(topic);
+        var deadline = DateTime.UtcNow.AddMinutes(2);
+        while (verifier.Distinct + verifier.Duplicates + verifier.Unexpected < count && DateTime.UtcNow < deadline)
+        {
+            var record = consumer.Consume(TimeSpan.FromMilliseconds(200));
+            if (record is null) continue;
+            verifier.Observe(record.Message.Key.Length == 8 ? BinaryPrimitives.ReadInt64BigEndian(record.Message.Key) : -1);
+            if (!record.Message.Value.AsSpan().SequenceEqual(payload)) mismatches++;
+        }
+        consumer.Close();
+        return (verifier, mismatches);
+    }
+
+    private async Task<List<string>> ListTopicsAsync(string prefix)
+    {
+        ConfluentNativeLibrary.EnsureLoaded();
+        using var admin = new AdminClientBuilder(new AdminClientConfig { BootstrapServers = fixture.Broker.BootstrapServers }).Build();
+        await Task.Yield();
+        return [.. admin.GetMetadata(TimeSpan.FromSeconds(10)).Topics.Select(t => t.Topic).Where(t => t.StartsWith(prefix, StringComparison.Ordinal))];
+    }
+
+    /// <summary>Runs a test with a Java client and a fresh topic of its own, deleted afterwards whatever happens.</summary>
+    private async Task OnTemporaryTopicAsync(string client, Func<IBenchClient, string, Task> test)
+    {
+        await using var c = new JavaClientFactory(client == JavaClientFactory.BatchedName, JavaTestJvm.Options).Create(Connection);
+        var topic = "kafkaperf-java-test-" + Guid.NewGuid().ToString("N");
+        await c.CreateTopicAsync(new TopicSpec(topic), TestPaths.Timeout());
+        try
+        {
+            await test(c, topic);
+        }
+        finally
+        {
+            await c.DeleteTopicAsync(topic, TestPaths.Timeout());
+        }
+    }
+
+    private sealed class CountingSink : IDeliverySink
+    {
+        public int Delivered;
+
+        public void OnDelivered(long key) => Interlocked.Increment(ref Delivered);
+
+        public void OnDeliveryFailed(long key, string reason)
+        {
+        }
+    }
+}
+
+/// <summary>The test process's one JVM: -Xcheck:jni, a modest heap.</summary>
+internal static class JavaTestJvm
+{
+    public static JavaClientOptions Options { get; } = new() { HeapMegabytes = 512, JvmOptions = ["-Xcheck:jni"] };
+
+    public static JvmHost Host => JavaRuntime.Get(Options).Host;
+}
