@@ -1,4 +1,3 @@
-using System.Collections;
 using System.Runtime.InteropServices;
 using System.Text;
 using KafkaPerf.Adapters.Jvm;
@@ -14,10 +13,13 @@ namespace KafkaPerf.Cli;
 /// with the variable. If the restart fails the tool goes on, and only the Java clients refuse to run (with one line).</remarks>
 internal static unsafe class SelfRestart
 {
+    /// <summary>Set to <c>1</c>, the tool never restarts itself (the Java clients then refuse to run without the variable).</summary>
+    public const string NoRestartVariable = "KAFKAPERF_NO_RESTART";
+
     /// <summary>Restarts the process with the variable set, when it is missing (Linux only).</summary>
     public static void EnsureAlternateStackCheck()
     {
-        if (!OperatingSystem.IsLinux() || JvmHost.CheckEnvironment() is null) return;
+        if (!OperatingSystem.IsLinux() || JvmHost.CheckEnvironment() is null || Environment.GetEnvironmentVariable(NoRestartVariable) == "1") return;
         byte[] commandLine;
         try
         {
@@ -31,15 +33,24 @@ internal static unsafe class SelfRestart
         {
             return;
         }
-        var arguments = Split(commandLine);
-        var environment = new List<byte[]>();
-        foreach (DictionaryEntry entry in Environment.GetEnvironmentVariables())
+        byte[] environ;
+        try
         {
-            var name = (string)entry.Key;
-            if (name == JvmHost.AlternateStackCheckVariable) continue;
-            environment.Add(Encoding.UTF8.GetBytes($"{name}={entry.Value}\0"));
+            environ = File.ReadAllBytes("/proc/self/environ");
         }
-        environment.Add(Encoding.UTF8.GetBytes($"{JvmHost.AlternateStackCheckVariable}=1\0"));
+        catch (IOException)
+        {
+            return;
+        }
+        catch (UnauthorizedAccessException)
+        {
+            return;
+        }
+        var arguments = Split(commandLine);
+        // The environment byte for byte as the process got it (any encoding), minus the variable, plus the variable set.
+        var prefix = Encoding.ASCII.GetBytes(JvmHost.AlternateStackCheckVariable + "=");
+        var environment = Split(environ).Where(entry => !entry.AsSpan().StartsWith(prefix)).ToList();
+        environment.Add(Encoding.ASCII.GetBytes($"{JvmHost.AlternateStackCheckVariable}=1\0"));
 
         var handles = new List<GCHandle>();
         try
@@ -73,6 +84,7 @@ internal static unsafe class SelfRestart
             arguments.Add(commandLine[start..(i + 1)]);
             start = i + 1;
         }
+        if (start < commandLine.Length) arguments.Add([.. commandLine[start..], 0]);
         return arguments;
     }
 

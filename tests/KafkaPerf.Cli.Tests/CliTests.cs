@@ -35,6 +35,8 @@ public class CliTests
     [InlineData("--broker-heap", "128", "Broker heap 128 MB is too small")]
     [InlineData("-X", "confluent:nonsense.key=1", "Client 'confluent' does not accept its settings: librdkafka rejects nonsense.key=1")]
     [InlineData("-X", "nope:linger.ms=1", "client 'nope', which is not in the plan")]
+    [InlineData("-X", "java:linger.mss=5", "Client 'java' does not accept its settings: 'linger.mss' is not a setting of the Java producer or consumer")]
+    [InlineData("-X", "java:acks=banana", "Client 'java' does not accept its settings: Invalid value banana for configuration acks")]
     [InlineData("--bootstrap", "notahostport", "--bootstrap 'notahostport' is not host:port")]
     public async Task Run_BadInput_OneLineAndExitCode2AndNoFiles(string flag, string value, string expected)
     {
@@ -46,6 +48,28 @@ public class CliTests
         Assert.Contains(expected, err, StringComparison.Ordinal);
         Assert.Single(err.TrimEnd().Split('\n'));
         Assert.False(Directory.Exists(output));
+    }
+
+    [Fact]
+    public async Task Run_UsePrefetchWithClientWithoutIt_WarnsAndRecordsPrefetchOff()
+    {
+        var output = Directory.CreateTempSubdirectory("kafkaperf-cli-");
+        try
+        {
+            var (exit, _, err) = await RunAsync("run", "--clients", "inmemory", "--scenarios", "consume", "--messages", "1000", "--sizes", "100",
+                "--repeat", "1", "--use-prefetch", "--format", "json", "--output", output.FullName);
+
+            Assert.Equal(0, exit);
+            Assert.Contains("Client 'inmemory' has no prefetch: UsePrefetch is off for it.", err, StringComparison.Ordinal);
+            var json = File.ReadAllText(Assert.Single(output.GetFiles("*.json")).FullName);
+            Assert.Contains("has no prefetch", json, StringComparison.Ordinal);
+            Assert.Contains("\"usePrefetch\": true", json, StringComparison.Ordinal);
+            Assert.DoesNotContain("\"prefetchEnabled\": true", json, StringComparison.Ordinal);
+        }
+        finally
+        {
+            output.Delete(recursive: true);
+        }
     }
 
     [Fact]

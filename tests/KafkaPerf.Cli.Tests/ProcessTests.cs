@@ -85,6 +85,36 @@ public partial class ProcessTests
     }
 
     [Fact]
+    public async Task Run_JavaWithoutAlternateStackCheckAndNoRestart_OneLineSaysHowToSetItExit2()
+    {
+        var output = Path.Combine(Path.GetTempPath(), "kafkaperf-cli-" + Guid.NewGuid().ToString("N"));
+
+        var (exit, _, stderr) = await CliProcess.RunAsync(
+            new Dictionary<string, string?> { ["DOTNET_EnableAlternateStackCheck"] = null, ["KAFKAPERF_NO_RESTART"] = "1" },
+            "run", "--clients", "confluent,java", "--output", output);
+
+        Assert.Equal(2, exit);
+        var line = Assert.Single(Lines(stderr));
+        Assert.StartsWith("kafkaperf: Client 'java' cannot run here: DOTNET_EnableAlternateStackCheck=1 must be set when a process that hosts the JVM starts", line, StringComparison.Ordinal);
+        Assert.Contains("export DOTNET_EnableAlternateStackCheck=1", line, StringComparison.Ordinal);
+        Assert.False(Directory.Exists(output));
+    }
+
+    [Fact]
+    public async Task Run_JvmVariableNamesMissingFile_OneLineExit2()
+    {
+        var output = Path.Combine(Path.GetTempPath(), "kafkaperf-cli-" + Guid.NewGuid().ToString("N"));
+
+        var (exit, _, stderr) = await CliProcess.RunAsync(
+            new Dictionary<string, string?> { ["KAFKAPERF_JVM"] = "/nonexistent/libjvm.so" }, "run", "--clients", "java-batched", "--output", output);
+
+        Assert.Equal(2, exit);
+        var line = Assert.Single(Lines(stderr));
+        Assert.Equal("kafkaperf: Client 'java-batched' cannot run here: KAFKAPERF_JVM is '/nonexistent/libjvm.so', but that file does not exist: point it at a libjvm.so (e.g. $JAVA_HOME/lib/server/libjvm.so), or unset it.", line);
+        Assert.False(Directory.Exists(output));
+    }
+
+    [Fact]
     public async Task Run_KafkaHomeWithoutJars_OneLineExit2AndNothingWritten()
     {
         var output = Path.Combine(Path.GetTempPath(), "kafkaperf-cli-" + Guid.NewGuid().ToString("N"));

@@ -17,6 +17,7 @@ internal sealed class JavaClient : IBenchClient
     private readonly JavaClientOptions _options;
     private readonly bool _batched;
     private readonly IntPtr _admin;
+    private bool _disposed;
 
     public JavaClient(JavaRuntime runtime, ClientConnection connection, JavaClientOptions options, bool batched)
     {
@@ -83,7 +84,7 @@ internal sealed class JavaClient : IBenchClient
     public IBenchConsumer CreateConsumer(ConsumerSpec spec)
     {
         ArgumentNullException.ThrowIfNull(spec);
-        return new JavaConsumer(_runtime, spec, _bootstrap);
+        return new JavaConsumer(_runtime, spec, _bootstrap, _options.ConsumerBufferBytes);
     }
 
     public ValueTask CreateTopicAsync(TopicSpec topic, CancellationToken cancellationToken)
@@ -108,6 +109,8 @@ internal sealed class JavaClient : IBenchClient
 
     public ValueTask DisposeAsync()
     {
+        if (_disposed) return ValueTask.CompletedTask;
+        _disposed = true;
         using var thread = _runtime.Host.AttachCurrentThread("kafkaperf-java-admin");
         try
         {

@@ -26,4 +26,7 @@ public sealed record JavaClientOptions
 
     /// <summary><c>java-batched</c>: the packing buffer's size in bytes (default 1 MiB; a larger record gets a larger buffer).</summary>
     public int BatchBytes { get; init; } = 1 << 20;
+
+    /// <summary>The consumers' buffer for one crossing's records, in bytes (default 1 MiB; it grows for a larger record).</summary>
+    public int ConsumerBufferBytes { get; init; } = 1 << 20;
 }

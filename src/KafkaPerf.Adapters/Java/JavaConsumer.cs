@@ -14,7 +14,6 @@ namespace KafkaPerf.Adapters.Java;
 internal sealed unsafe class JavaConsumer : IBenchConsumer
 {
     private const int PollTimeoutMs = 100;
-    private const int InitialBuffer = 1 << 20;
 
     private readonly JavaRuntime _runtime;
     private readonly IntPtr _consumer;
@@ -27,7 +26,7 @@ internal sealed unsafe class JavaConsumer : IBenchConsumer
     private IntPtr _bufferRef;
     private bool _disposed;
 
-    public JavaConsumer(JavaRuntime runtime, ConsumerSpec spec, string bootstrap)
+    public JavaConsumer(JavaRuntime runtime, ConsumerSpec spec, string bootstrap, int bufferBytes)
     {
         _runtime = runtime;
         PrefetchEnabled = spec.UsePrefetch;
@@ -52,7 +51,7 @@ internal sealed unsafe class JavaConsumer : IBenchConsumer
                 env.DeleteLocalRef(topic);
                 env.DeleteLocalRef(array);
             }
-            SetBuffer(env, InitialBuffer);
+            SetBuffer(env, bufferBytes);
         }
         catch
         {
@@ -88,17 +87,21 @@ internal sealed unsafe class JavaConsumer : IBenchConsumer
         if (_disposed) return;
         _disposed = true;
         StopPolling();
+        bool closed;
         using (var thread = _runtime.Host.AttachCurrentThread("kafkaperf-java-consumer-close"))
-            Close(thread.Env);
-        JavaRuntime.FreeSinkHandle(_sinkHandle);
+            closed = Close(thread.Env);
+        // Java may still call back after a failed close: then the handle stays (a small leak, not a use after free).
+        if (closed) JavaRuntime.FreeSinkHandle(_sinkHandle);
     }
 
-    private void Close(JniEnv env)
+    private bool Close(JniEnv env)
     {
+        bool closed = false;
         try
         {
             // Stops the prefetch thread and leaves the group at once, so the broker does not wait for a session timeout.
             env.CallVoid(_consumer, _runtime.ConsumerClose, []);
+            closed = true;
         }
         catch (JavaException)
         {
@@ -109,6 +112,7 @@ internal sealed unsafe class JavaConsumer : IBenchConsumer
         _bufferRef = IntPtr.Zero;
         if (_buffer is not null) NativeMemory.Free(_buffer);
         _buffer = null;
+        return closed;
     }
 
     private void Poll(IRecordSink sink)
@@ -129,9 +133,17 @@ internal sealed unsafe class JavaConsumer : IBenchConsumer
                 Deliver(sink, count);
             }
         }
-        catch (JavaException ex)
+        catch (Exception ex)
         {
-            sink.OnError(ex.Message);
+            // Nothing may escape this thread: an unhandled exception would end the process.
+            try
+            {
+                sink.OnError(ex is JavaException ? ex.Message : $"{ex.GetType().Name}: {ex.Message}");
+            }
+            catch (Exception)
+            {
+                // The sink failed too; the scenario ends on its stall timeout.
+            }
         }
     }
 

@@ -30,6 +30,7 @@ internal sealed unsafe class JavaProducer : IBenchProducer
     private int _used;
     private int _count;
     private bool _disposed;
+    private bool _closed;
 
     public JavaProducer(JavaRuntime runtime, ProducerSpec spec, IDeliverySink sink, string bootstrap, JavaClientOptions options, bool batched)
     {
@@ -71,7 +72,7 @@ internal sealed unsafe class JavaProducer : IBenchProducer
 
     public void Send(long key, ReadOnlyMemory<byte> value)
     {
-        if (!_thread.IsCurrentThread) throw new InvalidOperationException("A Java producer sends on the thread that created it.");
+        CheckUsable();
         var span = value.Span;
         if (!_batched)
         {
@@ -102,12 +103,42 @@ internal sealed unsafe class JavaProducer : IBenchProducer
 
     public void Flush(CancellationToken cancellationToken)
     {
+        CheckUsable();
         cancellationToken.ThrowIfCancellationRequested();
         if (_batched) SendBatch();
-        // KafkaProducer.flush blocks until every record is acknowledged or has failed (bounded by delivery.timeout.ms).
-        _env.CallVoid(_producer, _runtime.ProducerFlush, []);
+        // KafkaProducer.flush blocks until every record is acknowledged or has failed (up to delivery.timeout.ms, 2 min by
+        // default); a cancellation interrupts it from the cancelling thread.
+        using var registration = cancellationToken.CanBeCanceled ? cancellationToken.Register(CancelFlush) : default;
+        try
+        {
+            _env.CallVoid(_producer, _runtime.ProducerFlush, []);
+        }
+        catch (JavaException ex) when (cancellationToken.IsCancellationRequested)
+        {
+            throw new OperationCanceledException("The flush was cancelled.", ex, cancellationToken);
+        }
     }
 
+    private void CancelFlush()
+    {
+        try
+        {
+            using var thread = _runtime.Host.AttachCurrentThread("kafkaperf-java-cancel");
+            thread.Env.CallVoid(_producer, _runtime.ProducerCancelFlush, []);
+        }
+        catch (Exception ex) when (ex is JavaException or InvalidOperationException)
+        {
+            // The flush ends on its own anyway, bounded by delivery.timeout.ms.
+        }
+    }
+
+    private void CheckUsable()
+    {
+        ObjectDisposedException.ThrowIf(_disposed, this);
+        if (!_thread.IsCurrentThread) throw new InvalidOperationException("A Java producer is used on the thread that created it.");
+    }
+
+    /// <remarks>Dispose on the creating thread: on another one, the creating thread stays attached to the JVM.</remarks>
     public void Dispose()
     {
         if (_disposed) return;
@@ -128,12 +159,14 @@ internal sealed unsafe class JavaProducer : IBenchProducer
     {
         try
         {
-            // Waits (up to 30 s) for records in flight; no callback runs after it returns, so the sink handle can go.
+            // Waits (up to 30 s) for records in flight; no callback reaches .NET after it returns.
             env.CallVoid(_producer, _runtime.ProducerClose, []);
+            _closed = true;
         }
         catch (JavaException)
         {
-            // Closing is best effort; the run's result already says what was delivered.
+            // Closing is best effort; the run's result already says what was delivered. Java may still call back, so the
+            // sink handle stays allocated (a small leak rather than a callback into freed memory).
         }
         env.DeleteGlobalRef(_producer);
         env.DeleteGlobalRef(_bufferRef);
@@ -142,7 +175,7 @@ internal sealed unsafe class JavaProducer : IBenchProducer
 
     private void ReleaseNative()
     {
-        JavaRuntime.FreeSinkHandle(_sinkHandle);
+        if (_closed || _producer == IntPtr.Zero) JavaRuntime.FreeSinkHandle(_sinkHandle);
         if (_buffer is not null) NativeMemory.Free(_buffer);
         _buffer = null;
         if (_thread.IsCurrentThread) _thread.Dispose();
@@ -160,7 +193,9 @@ internal sealed unsafe class JavaProducer : IBenchProducer
     private void Allocate(int capacity)
     {
         _env.DeleteGlobalRef(_bufferRef);
+        _bufferRef = IntPtr.Zero;
         if (_buffer is not null) NativeMemory.Free(_buffer);
+        _buffer = null;
         _buffer = (byte*)NativeMemory.Alloc((nuint)capacity);
         _capacity = capacity;
         var local = _env.NewDirectByteBuffer(_buffer, capacity);

@@ -45,6 +45,7 @@ internal sealed unsafe class JavaRuntime
         ProducerSend = env.GetMethodId(ProducerClass, "send", "(J[B)V");
         ProducerSendPacked = env.GetMethodId(ProducerClass, "sendPacked", "(Ljava/nio/ByteBuffer;I)V");
         ProducerFlush = env.GetMethodId(ProducerClass, "flush", "()V");
+        ProducerCancelFlush = env.GetMethodId(ProducerClass, "cancelFlush", "()V");
         ProducerClose = env.GetMethodId(ProducerClass, "close", "()V");
 
         ConsumerClass = env.FindClassGlobal("kafkaperf/client/BenchConsumer");
@@ -86,6 +87,8 @@ internal sealed unsafe class JavaRuntime
     public IntPtr ProducerSendPacked { get; }
 
     public IntPtr ProducerFlush { get; }
+
+    public IntPtr ProducerCancelFlush { get; }
 
     public IntPtr ProducerClose { get; }
 

@@ -217,12 +217,20 @@ public readonly unsafe struct JniEnv
     {
         var array = ((delegate* unmanaged<IntPtr, int, IntPtr, IntPtr, IntPtr>)Fn(NewObjectArrayIndex))(_env, values.Count, stringClass, IntPtr.Zero);
         ThrowIfPending();
-        for (int i = 0; i < values.Count; i++)
+        try
         {
-            var s = NewString(values[i]);
-            ((delegate* unmanaged<IntPtr, IntPtr, int, IntPtr, void>)Fn(SetObjectArrayElementIndex))(_env, array, i, s);
-            DeleteLocalRef(s);
-            ThrowIfPending();
+            for (int i = 0; i < values.Count; i++)
+            {
+                var s = NewString(values[i]);
+                ((delegate* unmanaged<IntPtr, IntPtr, int, IntPtr, void>)Fn(SetObjectArrayElementIndex))(_env, array, i, s);
+                DeleteLocalRef(s);
+                ThrowIfPending();
+            }
+        }
+        catch
+        {
+            DeleteLocalRef(array);
+            throw;
         }
         return array;
     }
@@ -390,12 +398,15 @@ public readonly struct JValue
 {
     [FieldOffset(0)] private readonly long _long;
     [FieldOffset(0)] private readonly int _int;
+    [FieldOffset(0)] private readonly short _short;
     [FieldOffset(0)] private readonly byte _byte;
     [FieldOffset(0)] private readonly IntPtr _object;
 
     private JValue(long value) => _long = value;
 
     private JValue(int value) => _int = value;
+
+    private JValue(short value) => _short = value;
 
     private JValue(byte value) => _byte = value;
 
@@ -406,6 +417,9 @@ public readonly struct JValue
 
     /// <summary>An <c>int</c> argument.</summary>
     public static JValue Of(int value) => new(value);
+
+    /// <summary>A <c>short</c> argument.</summary>
+    public static JValue Of(short value) => new(value);
 
     /// <summary>A <c>boolean</c> argument.</summary>
     public static JValue Of(bool value) => new(value ? (byte)1 : (byte)0);

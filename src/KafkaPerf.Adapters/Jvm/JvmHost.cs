@@ -34,6 +34,7 @@ public sealed unsafe class JvmHost
 
     private static readonly Lock s_lock = new();
     private static JvmHost? s_instance;
+    private static PrerequisiteException? s_failure;
     private static ConcurrentQueue<string> s_messages = new();
     private static int s_messageCount;
 
@@ -132,6 +133,8 @@ public sealed unsafe class JvmHost
         lock (s_lock)
         {
             if (s_instance is { } existing) return existing;
+            // A JVM cannot be created twice in one process: a failure is final.
+            if (s_failure is not null) throw s_failure;
             if (CheckEnvironment() is { } problem) throw new PrerequisiteException(problem);
             var library = FindLibJvm(options.JavaHome);
             // JNI_CreateJavaVM attaches the calling thread for good: a thread of its own does it, then detaches and ends.
@@ -150,7 +153,11 @@ public sealed unsafe class JvmHost
             }, 16 * 1024 * 1024) { IsBackground = true, Name = "kafkaperf-jvm-create" };
             thread.Start();
             thread.Join();
-            if (failure is not null) throw failure is PrerequisiteException ? failure : new PrerequisiteException($"The JVM could not start: {failure.Message}", failure);
+            if (failure is not null)
+            {
+                s_failure = failure as PrerequisiteException ?? new PrerequisiteException($"The JVM could not start: {failure.Message}", failure);
+                throw s_failure;
+            }
             Volatile.Write(ref s_instance, host);
             return host!;
         }
@@ -306,10 +313,15 @@ public sealed unsafe class JvmHost
         {
             foreach (var p in pinned) p.Free();
         }
-        var host = new JvmHost(vm, options, library, System.Diagnostics.Stopwatch.GetElapsedTime(started));
-        // This thread was attached by JNI_CreateJavaVM as the JVM's main thread; it ends now.
-        ((delegate* unmanaged<IntPtr, int>)host._invoke[5])(vm);
-        return host;
+        try
+        {
+            return new JvmHost(vm, options, library, System.Diagnostics.Stopwatch.GetElapsedTime(started));
+        }
+        finally
+        {
+            // This thread was attached by JNI_CreateJavaVM as the JVM's main thread; it ends now.
+            ((delegate* unmanaged<IntPtr, int>)(*(void***)vm)[5])(vm);
+        }
     }
 
     /// <summary>HotSpot's <c>vfprintf</c> hook: formats with the C library and keeps the text.</summary>

@@ -36,6 +36,7 @@ internal sealed class RunCommand
     private static readonly Option<bool> KeepTopics = new("--keep-topics") { Description = "Keep each run's topic instead of deleting it." };
     private static readonly Option<string> Output = new("--output") { Description = "Folder for result files.", DefaultValueFactory = _ => "kafkaperf-results" };
     private static readonly Option<string> Format = new("--format") { Description = "csv, json, md (comma-separated).", DefaultValueFactory = _ => "csv,json,md" };
+    private static readonly Option<bool> UsePrefetch = new("--use-prefetch") { Description = "Consumers that can prefetch on a thread of their own (java, java-batched) do so; the result records it." };
     private static readonly Option<bool> Quiet = new("--quiet") { Description = "No progress lines, only the tables." };
 
     private readonly ClientRegistry _registry;
@@ -53,7 +54,7 @@ internal sealed class RunCommand
         {
             Clients, Scenarios, Sizes, Messages, Repeat, Bootstrap, BrokerHeap,
             Acks, LingerMs, BatchSize, MaxInFlight, Compression, SendBuffer, ReceiveBuffer, FetchMinBytes, Overrides,
-            TopicPrefix, KeepTopics, Output, Format, Quiet,
+            TopicPrefix, KeepTopics, UsePrefetch, Output, Format, Quiet,
         };
         command.SetAction((parse, ct) => ExecuteAsync(parse, ct));
         return command;
@@ -182,7 +183,8 @@ internal sealed class RunCommand
             .PayloadSizes([.. List(parse.GetValue(Sizes)).Select(s => ParseNumber<int>(s, "payload size"))])
             .MessageCounts([.. List(parse.GetValue(Messages)).Select(s => ParseNumber<long>(s, "message count"))])
             .Repeat(parse.GetValue(Repeat))
-            .Topics(parse.GetValue(TopicPrefix)!, keep: parse.GetValue(KeepTopics));
+            .Topics(parse.GetValue(TopicPrefix)!, keep: parse.GetValue(KeepTopics))
+            .Consume(usePrefetch: parse.GetValue(UsePrefetch));
         if (parse.GetValue(Acks) is { } acks) builder.Acks([.. List(acks).Select(ParseAcks)]);
         if (parse.GetValue(LingerMs) is { } linger) builder.LingerMs(Numbers(linger, "linger.ms"));
         if (parse.GetValue(BatchSize) is { } batch) builder.BatchSizeBytes(Numbers(batch, "batch size"));

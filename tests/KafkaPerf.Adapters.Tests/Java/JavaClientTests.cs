@@ -119,6 +119,108 @@ public sealed class JavaClientTests(BrokerFixture fixture) : IDisposable
         });
     }
 
+    [Theory]
+    [InlineData(JavaClientFactory.PerRecordName)]
+    [InlineData(JavaClientFactory.BatchedName)]
+    public async Task Send_100kRecords_NoManagedAllocationOnTheSendingThread(string client)
+    {
+        await OnTemporaryTopicAsync(client, async (c, topic) =>
+        {
+            var sink = new CountingSink();
+            long allocated = -1;
+            Exception? failure = null;
+            var sender = new Thread(() =>
+            {
+                try
+                {
+                    using var producer = c.CreateProducer(new ProducerSpec(topic, ClientSettings.SeedProfile), sink);
+                    ReadOnlyMemory<byte> payload = new byte[100];
+                    for (long key = 0; key < 1_000; key++) producer.Send(key, payload);
+                    long before = GC.GetAllocatedBytesForCurrentThread();
+                    for (long key = 1_000; key < 101_000; key++) producer.Send(key, payload);
+                    allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+                    producer.Flush(CancellationToken.None);
+                }
+                catch (Exception ex)
+                {
+                    failure = ex;
+                }
+            });
+            sender.Start();
+            sender.Join();
+
+            Assert.Null(failure);
+            Assert.Equal(101_000, sink.Delivered);
+            // The JNI path (arguments on the stack, Java arrays and buffers outside the managed heap) allocates nothing per record.
+            Assert.True(allocated < 1_000, $"{allocated} bytes allocated for 100 000 sends");
+            await Task.CompletedTask;
+        });
+    }
+
+    [Theory]
+    [InlineData(JavaClientFactory.PerRecordName)]
+    [InlineData(JavaClientFactory.BatchedName)]
+    public async Task Consume_RecordsLargerThanEveryBuffer_BuffersGrowAndEveryPayloadIsIntact(string client)
+    {
+        // 100 KB records through 64 KiB buffers: the batched producer and the consumer must both grow theirs.
+        var options = JavaTestJvm.Options with { BatchBytes = 64 * 1024, ConsumerBufferBytes = 64 * 1024 };
+        await using var c = new JavaClientFactory(client == JavaClientFactory.BatchedName, options).Create(Connection);
+        var topic = "kafkaperf-java-test-" + Guid.NewGuid().ToString("N");
+        await c.CreateTopicAsync(new TopicSpec(topic), TestPaths.Timeout());
+        try
+        {
+            var payload = new byte[100_000];
+            new Random(3).NextBytes(payload);
+            var context = new ScenarioContext
+            {
+                Client = c, Topic = topic, MessageCount = 500, Payload = payload, Settings = ClientSettings.ClientDefaults, CheckPayload = true,
+            };
+
+            var m = Scenario.Consume.Run(context, TestPaths.Timeout());
+
+            Assert.Null(m.Error);
+            Assert.Equal(500, m.Received);
+            Assert.Equal(0, m.PayloadMismatches);
+            Assert.Equal(0, m.Lost);
+        }
+        finally
+        {
+            await c.DeleteTopicAsync(topic, TestPaths.Timeout());
+        }
+    }
+
+    [Fact]
+    public async Task Flush_Cancelled_EndsWithOperationCanceledInsteadOfWaitingForTheBroker()
+    {
+        // A producer whose records cannot be delivered (the topic is deleted under it) would flush for delivery.timeout.ms.
+        await using var c = new JavaClientFactory(false, JavaTestJvm.Options).Create(Connection);
+        var topic = "kafkaperf-java-test-" + Guid.NewGuid().ToString("N");
+        await c.CreateTopicAsync(new TopicSpec(topic), TestPaths.Timeout());
+        Exception? outcome = null;
+        var watch = System.Diagnostics.Stopwatch.StartNew();
+        var sender = new Thread(() =>
+        {
+            try
+            {
+                var settings = new ClientSettings { Overrides = new Dictionary<string, string> { ["linger.ms"] = "60000", ["batch.size"] = "1000000" } };
+                using var producer = c.CreateProducer(new ProducerSpec(topic, settings), new CountingSink());
+                for (long key = 0; key < 100; key++) producer.Send(key, new byte[10]);
+                c.DeleteTopicAsync(topic, TestPaths.Timeout()).AsTask().GetAwaiter().GetResult();
+                using var cancel = new CancellationTokenSource(TimeSpan.FromSeconds(1));
+                producer.Flush(cancel.Token);
+            }
+            catch (Exception ex)
+            {
+                outcome = ex;
+            }
+        });
+        sender.Start();
+        sender.Join();
+
+        Assert.IsType<OperationCanceledException>(outcome);
+        Assert.True(watch.Elapsed < TimeSpan.FromSeconds(45), $"took {watch.Elapsed}");
+    }
+
     [Fact]
     public async Task CreateProducer_InvalidJavaSetting_JavaExceptionCarriesTheJavaMessage()
     {
@@ -336,9 +438,11 @@ public sealed class JavaClientTests(BrokerFixture fixture) : IDisposable
 
     private sealed class CountingSink : IDeliverySink
     {
-        public int Delivered;
+        private int _delivered;
 
-        public void OnDelivered(long key) => Interlocked.Increment(ref Delivered);
+        public int Delivered => Volatile.Read(ref _delivered);
+
+        public void OnDelivered(long key) => Interlocked.Increment(ref _delivered);
 
         public void OnDeliveryFailed(long key, string reason)
         {

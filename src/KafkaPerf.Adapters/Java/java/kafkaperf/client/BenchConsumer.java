@@ -35,6 +35,8 @@ public final class BenchConsumer implements AutoCloseable {
     private final boolean prefetch;
     private final BlockingQueue<ConsumerRecords<byte[], byte[]>> ready = new ArrayBlockingQueue<>(1);
     private volatile boolean stopping;
+    /** Set once close() has returned: no callback may reach .NET afterwards. */
+    private volatile boolean closed;
     private volatile RuntimeException prefetchFailure;
     private Thread prefetcher;
     private ByteBuffer buffer;
@@ -62,7 +64,7 @@ public final class BenchConsumer implements AutoCloseable {
 
             @Override
             public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-                if (!partitions.isEmpty()) Native.assigned(sink);
+                if (!partitions.isEmpty() && !closed) Native.assigned(sink);
             }
         });
         if (prefetch) {
@@ -136,7 +138,9 @@ public final class BenchConsumer implements AutoCloseable {
         if (prefetcher != null) {
             consumer.wakeup();
             prefetcher.join(30_000);
+            if (prefetcher.isAlive()) throw new IllegalStateException("The prefetch thread did not stop within 30 s");
         }
         consumer.close(Duration.ofSeconds(30));
+        closed = true;
     }
 }

@@ -23,6 +23,10 @@ public final class BenchProducer implements AutoCloseable {
     private final KafkaProducer<Long, byte[]> producer;
     private final String topic;
     private final long sink;
+    /** Set once close() has returned: no callback may reach .NET afterwards (its sink may be gone). */
+    private volatile boolean closed;
+    /** The thread inside flush(), so that cancelFlush() can interrupt it. */
+    private volatile Thread flushing;
 
     public BenchProducer(String[] settings, String topic, long sink, int metadataTimeoutMs) {
         this.topic = topic;
@@ -54,7 +58,7 @@ public final class BenchProducer implements AutoCloseable {
 
     /** One record per call: what a bridge that crosses once per record does ({@code java}). */
     public void send(long key, byte[] value) {
-        AckedRecord record = new AckedRecord(topic, key, value, sink);
+        AckedRecord record = new AckedRecord(this, topic, key, value);
         producer.send(record, record);
     }
 
@@ -70,35 +74,64 @@ public final class BenchProducer implements AutoCloseable {
             int length = buffer.getInt();
             byte[] value = new byte[length];
             buffer.get(value);
-            AckedRecord record = new AckedRecord(topic, key, value, sink);
-            producer.send(record, record);
+            AckedRecord record = new AckedRecord(this, topic, key, value);
+            try {
+                producer.send(record, record);
+            } catch (RuntimeException e) {
+                // This record and the rest of the batch were not sent: each is reported, none is lost silently.
+                Native.failed(sink, key, e.toString());
+                for (int j = i + 1; j < count; j++) {
+                    long rest = buffer.getLong();
+                    int skip = buffer.getInt();
+                    buffer.position(buffer.position() + skip);
+                    Native.failed(sink, rest, e.toString());
+                }
+                throw e;
+            }
         }
     }
 
+    /** Blocks until every record sent so far is acknowledged or failed; cancelFlush() from another thread ends it early. */
     public void flush() {
-        producer.flush();
+        flushing = Thread.currentThread();
+        try {
+            producer.flush();
+        } finally {
+            flushing = null;
+            // A cancellation that came too late must not break this thread's next blocking call.
+            Thread.interrupted();
+        }
+    }
+
+    /** Interrupts a flush() in progress (KafkaProducer.flush then throws InterruptException). */
+    public void cancelFlush() {
+        Thread thread = flushing;
+        if (thread != null) thread.interrupt();
     }
 
     @Override
     public void close() {
+        Thread.interrupted();
         producer.close(Duration.ofSeconds(30));
+        closed = true;
     }
 
     /** The record is its own callback: one object per send instead of two. */
     private static final class AckedRecord extends ProducerRecord<Long, byte[]> implements Callback {
-        private final long sink;
+        private final BenchProducer owner;
         private final long key;
 
-        AckedRecord(String topic, long key, byte[] value, long sink) {
+        AckedRecord(BenchProducer owner, String topic, long key, byte[] value) {
             super(topic, key, value);
-            this.sink = sink;
+            this.owner = owner;
             this.key = key;
         }
 
         @Override
         public void onCompletion(RecordMetadata metadata, Exception exception) {
-            if (exception == null) Native.delivered(sink, key);
-            else Native.failed(sink, key, exception.toString());
+            if (owner.closed) return;
+            if (exception == null) Native.delivered(owner.sink, key);
+            else Native.failed(owner.sink, key, exception.toString());
         }
     }
 }
