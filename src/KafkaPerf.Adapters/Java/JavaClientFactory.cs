@@ -74,6 +74,20 @@ public sealed class JavaClientFactory(bool batched, JavaClientOptions? options =
     }
 
     /// <inheritdoc />
+    public IReadOnlyList<string> SettingsWarnings(ClientSettings settings)
+    {
+        ArgumentNullException.ThrowIfNull(settings);
+        var warnings = new List<string>();
+        if (settings.BatchSizeBytes is null && !settings.Overrides.ContainsKey("batch.size"))
+            warnings.Add("batch.size is unset: the Java client's default is 16 384 bytes, librdkafka's 1 000 000, so the clients batch differently; set --batch-size to compare like with like.");
+        if (settings.MaxInFlight is null && !settings.Overrides.ContainsKey("max.in.flight.requests.per.connection"))
+            warnings.Add("max.in.flight is unset: the Java client's default is 5 requests per connection, librdkafka's 1 000 000; set --max-in-flight to compare like with like.");
+        if (settings.Overrides.TryGetValue("enable.idempotence", out var idempotence) && idempotence.Equals("true", StringComparison.OrdinalIgnoreCase))
+            warnings.Add($"-X {Name}:enable.idempotence=true: librdkafka runs without idempotence unless -X confluent:enable.idempotence=true is set too.");
+        return warnings;
+    }
+
+    /// <inheritdoc />
     /// <exception cref="PrerequisiteException">The JVM cannot start, or no broker answered within the timeout.</exception>
     public IBenchClient Create(ClientConnection connection) => new JavaClient(JavaRuntime.Get(_options), connection, _options, batched);
 }

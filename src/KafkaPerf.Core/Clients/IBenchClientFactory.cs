@@ -22,6 +22,12 @@ public interface IBenchClientFactory
     /// <returns><see langword="null"/> when they are usable; otherwise one line saying what is wrong.</returns>
     string? CheckSettings(ClientSettings settings) => null;
 
+    /// <summary>Settings that cannot mean the same on this client as on others (e.g. a default that differs from
+    /// librdkafka's), recorded as the plan's warnings.</summary>
+    /// <param name="settings">A settings variant with this client's overrides.</param>
+    /// <returns>One line per caveat; empty when there is none.</returns>
+    IReadOnlyList<string> SettingsWarnings(ClientSettings settings) => [];
+
     /// <summary>Creates the client. Any start-up cost (a JVM, a connection) is paid here, outside timing.</summary>
     /// <param name="connection">Where to connect.</param>
     /// <returns>A client that the caller disposes.</returns>

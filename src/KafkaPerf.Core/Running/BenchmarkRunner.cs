@@ -86,7 +86,7 @@ public sealed class BenchmarkRunner
                     Details = client.Details.Count > 0 ? client.Details : null,
                 };
             }
-            Warn(warnings, progress, plan.Warnings.Concat(PlanWarnings(plan, clients.Values)));
+            Warn(warnings, progress, plan.Warnings.Concat(PlanWarnings(plan, clients.Values)).Concat(SettingsWarnings(plan)));
             progress.OnPlanStarted(plan);
 
             int sequence = 0;
@@ -282,6 +282,10 @@ public sealed class BenchmarkRunner
         configs[variant] = new VariantConfig(known?.ProducerConfig ?? m.ProducerConfig, known?.ConsumerConfig ?? m.ConsumerConfig);
         return info with { VariantConfigs = configs };
     }
+
+    private IEnumerable<string> SettingsWarnings(BenchmarkPlan plan) =>
+        plan.Clients.SelectMany(name => plan.SettingsVariants.SelectMany(variant => _registry.Get(name).SettingsWarnings(plan.SettingsFor(variant, name))))
+            .Distinct(StringComparer.Ordinal);
 
     private static IEnumerable<string> PlanWarnings(BenchmarkPlan plan, IEnumerable<IBenchClient> clients)
     {

@@ -254,6 +254,22 @@ public sealed class JavaClientTests(BrokerFixture fixture) : IDisposable
     }
 
     [Fact]
+    public void SettingsWarnings_DefaultsThatDifferFromLibrdkafka_WarnedUntilSet()
+    {
+        var factory = new JavaClientFactory(batched: true, JavaTestJvm.Options);
+
+        var defaults = factory.SettingsWarnings(ClientSettings.ClientDefaults);
+        var seed = factory.SettingsWarnings(ClientSettings.SeedProfile);
+        var idempotent = factory.SettingsWarnings(ClientSettings.SeedProfile with { Overrides = new Dictionary<string, string> { ["enable.idempotence"] = "true" } });
+
+        Assert.Equal(2, defaults.Count);
+        Assert.Contains(defaults, w => w.StartsWith("batch.size is unset", StringComparison.Ordinal));
+        Assert.Contains(defaults, w => w.StartsWith("max.in.flight is unset", StringComparison.Ordinal));
+        Assert.Empty(seed);
+        Assert.StartsWith("-X java-batched:enable.idempotence=true", Assert.Single(idempotent), StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task CreateProducer_CommonSettings_MappedToJavaKeysWithEveryDefaultRecorded()
     {
         await OnTemporaryTopicAsync(JavaClientFactory.BatchedName, async (c, topic) =>

@@ -32,6 +32,12 @@ internal sealed class TestClientFactory(InMemoryClientOptions options, long drop
 
     public bool RequiresBroker => false;
 
+    /// <summary>Returned by <see cref="SettingsWarnings"/> for a variant whose linger is unset.</summary>
+    public string? LingerWarning { get; init; }
+
+    public IReadOnlyList<string> SettingsWarnings(ClientSettings settings) =>
+        LingerWarning is not null && settings.LingerMs is null ? [LingerWarning] : [];
+
     public IBenchClient Create(ClientConnection connection) => new Client(new InMemoryClient(options), this, dropKey, duplicateKey);
 
     private sealed class Client(InMemoryClient inner, TestClientFactory owner, long dropKey, long duplicateKey) : IBenchClient

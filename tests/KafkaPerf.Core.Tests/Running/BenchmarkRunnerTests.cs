@@ -14,6 +14,23 @@ public class BenchmarkRunnerTests
         new(new ClientRegistry(factories), ClientConnection.None);
 
     [Fact]
+    public async Task RunAsync_FactoryWarnsAboutSettings_OnceAcrossVariantsAndOnlyWhereItApplies()
+    {
+        const string Caveat = "linger differs between these clients";
+        var a = new TestClientFactory(new InMemoryClientOptions { Name = "a" }) { LingerWarning = Caveat };
+        var unset = new BenchmarkPlanBuilder().Clients("a").Scenarios(ScenarioKind.Produce).MessageCounts(100).PayloadSizes(10).Repeat(1)
+            .Acks(AcksMode.None, AcksMode.Leader).Build();
+        var set = new BenchmarkPlanBuilder().Clients("a").Scenarios(ScenarioKind.Produce).MessageCounts(100).PayloadSizes(10).Repeat(1)
+            .LingerMs(5).Build();
+
+        var warned = await Runner(a).RunAsync(unset, cancellationToken: TestContext.Current);
+        var quiet = await Runner(a).RunAsync(set, cancellationToken: TestContext.Current);
+
+        Assert.Single(warned.Warnings, w => w == Caveat);
+        Assert.DoesNotContain(Caveat, quiet.Warnings);
+    }
+
+    [Fact]
     public async Task RunAsync_TwoClientsThreeScenarios_RunsEveryCellWithWarmupsExcludedAndTopicsDeleted()
     {
         var a = new TestClientFactory(new InMemoryClientOptions { Name = "a" });
