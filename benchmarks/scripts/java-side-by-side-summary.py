@@ -14,15 +14,17 @@ import sys
 from collections import defaultdict
 
 folder = sys.argv[1]
-runs = defaultdict(list)
+runs = defaultdict(list)        # the side-by-side matrices (plans with confluent)
+perf_runs = defaultdict(list)   # the runs that alternate with ProducerPerformance (plans without it)
 verdicts = {}
 for path in sorted(glob.glob(os.path.join(folder, "kafkaperf-*.json"))):
     with open(path, encoding="utf-8") as f:
         result = json.load(f)
+    target = runs if "confluent" in result["plan"]["clients"] else perf_runs
     for r in result["runs"]:
         if r.get("isWarmup") or not r.get("succeeded"):
             continue
-        runs[(r["scenario"], r["messageCount"], r["payloadBytes"], r["client"])].append(r)
+        target[(r["scenario"], r["messageCount"], r["payloadBytes"], r["client"])].append(r)
     for c in result.get("comparisons", []):
         key = (c.get("scenario"), c.get("messageCount"), c.get("payloadBytes"), c.get("candidate"), c.get("baseline"))
         verdicts[key] = c.get("elapsedSeconds", {}).get("verdict")
@@ -72,8 +74,8 @@ if os.path.exists(perf):
         row = [f"{payload:,}", f"{ref:,.0f}"]
         shares = []
         for client in ["java-batched", "java"]:
-            # The alternating rounds' own runs: produce, 1 000 000 messages, this size (the "large" part's runs are included).
-            rs = runs.get(("produce", 1_000_000, payload, client), [])
+            # The runs that alternated with ProducerPerformance: produce, 1 000 000 messages, this size.
+            rs = perf_runs.get(("produce", 1_000_000, payload, client), [])
             rate = median_rate(rs) if rs else float("nan")
             row.append(f"{rate:,.0f}")
             shares.append(f"{100 * rate / ref:.1f} %")
