@@ -52,8 +52,9 @@ fi
 if [[ " $parts " == *" perf "* ]]; then
   topics() { java -cp "$libs/*" org.apache.kafka.tools.TopicCommand --bootstrap-server "$bootstrap" "$@" >/dev/null 2>&1; }
   for size in 100 1000; do
-    # One payload of SIZE printable bytes and no delimiter: ProducerPerformance sends it as every record's value.
-    head -c "$((size * 4))" /dev/urandom | tr -dc 'a-z' | head -c "$size" >"$work/payload-$size"
+    # One payload of exactly SIZE printable bytes and no delimiter: ProducerPerformance sends it as every record's value.
+    python3 -c "import random, string, sys; random.seed($size); sys.stdout.write(''.join(random.choice(string.ascii_lowercase) for _ in range($size)))" >"$work/payload-$size"
+    [ "$(wc -c <"$work/payload-$size")" -eq "$size" ] || { echo "java-side-by-side: the payload file is not $size bytes" >&2; exit 1; }
     for round in $(seq 1 "$repeat"); do
       echo "java-side-by-side: ProducerPerformance round $round/$repeat, $size B" >&2
       run --clients java-batched,java --scenarios produce --sizes "$size" --messages 1000000 --repeat 1
