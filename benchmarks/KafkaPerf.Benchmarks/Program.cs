@@ -21,6 +21,14 @@ public static class Program
             int messages = args.Length > 2 ? int.Parse(args[2], CultureInfo.InvariantCulture) : 1_000_000;
             return ConfluentPaths.RunAsync(rounds, messages).GetAwaiter().GetResult();
         }
+        if (args is ["calibrate-inmemory", ..])
+        {
+            return Calibration.RunInMemory(
+                args.Length > 1 ? int.Parse(args[1], CultureInfo.InvariantCulture) : 50,
+                args.Length > 2 ? int.Parse(args[2], CultureInfo.InvariantCulture) : 20);
+        }
+        if (args is ["calibrate", ..])
+            return Calibration.Run(args.Length > 1 ? int.Parse(args[1], CultureInfo.InvariantCulture) : 2_000);
         if (args is ["rss", var count])
         {
             long messages = long.Parse(count, CultureInfo.InvariantCulture);

@@ -38,6 +38,14 @@ public sealed record CellResult
     public required Summary MegabytesPerSecond { get; init; }
 
     /// <summary>Latency percentiles from the histograms of every measured run, merged.</summary>
+    /// <summary>Each successful run's elapsed seconds, in run order, for comparisons made from the runs themselves.</summary>
+    [System.Text.Json.Serialization.JsonIgnore]
+    public IReadOnlyList<double> ElapsedSamples { get; init; } = [];
+
+    /// <summary>Each successful run's messages per second, in run order.</summary>
+    [System.Text.Json.Serialization.JsonIgnore]
+    public IReadOnlyList<double> MessagesPerSecondSamples { get; init; } = [];
+
     public LatencySummary? Latency { get; init; }
 
     /// <summary>Records lost, over every measured run.</summary>

@@ -46,6 +46,65 @@ public sealed record Comparison(
     MetricDirection Direction,
     Verdict Verdict)
 {
+    /// <summary>The robust ratio of A to B (Hodges–Lehmann, <see cref="ShiftEstimate"/>) when the comparison was made from
+    /// the runs themselves; NaN when only summaries were compared.</summary>
+    public double ShiftRatio { get; init; } = double.NaN;
+
+    /// <summary>Lower end of the confidence interval of <see cref="ShiftRatio"/> (at <see cref="Confidence"/>).</summary>
+    public double ShiftRatioLow { get; init; } = double.NaN;
+
+    /// <summary>Upper end of the confidence interval of <see cref="ShiftRatio"/> (at <see cref="Confidence"/>).</summary>
+    public double ShiftRatioHigh { get; init; } = double.NaN;
+
+    /// <summary>Which estimate the verdict rests on: <c>shift</c> (Hodges–Lehmann, from the runs) or <c>mean</c> (ratio of means, from summaries).</summary>
+    public string VerdictBasis { get; init; } = "mean";
+
+    /// <summary>Compares candidate runs <paramref name="a"/> with baseline runs <paramref name="b"/>: the seed's ratios of
+    /// max, min, mean, SD and CV, and a verdict on the robust ratio (<see cref="ShiftEstimate"/>).</summary>
+    /// <param name="a">The candidate's values, one per run; positive and finite.</param>
+    /// <param name="b">The baseline's values, one per run; positive and finite.</param>
+    /// <param name="direction">Whether lower or higher values of the metric are better.</param>
+    /// <param name="tolerance">The relative difference treated as on par, in [0, 1); 0.05 means ±5 %.</param>
+    /// <param name="confidence">The confidence level, in (0, 1).</param>
+    /// <returns>The comparison.</returns>
+    /// <remarks>The verdict: <see cref="Statistics.Verdict.Slower"/> or <see cref="Statistics.Verdict.Faster"/> when the
+    /// interval at <paramref name="confidence"/> excludes 1 and the ratio lies beyond the tolerance;
+    /// <see cref="Statistics.Verdict.OnPar"/> when the interval at 1 − 2·(1 − <paramref name="confidence"/>) (90 % for
+    /// 95 %) lies inside the tolerance band, which is the two one-sided tests of equivalence at the same error rate;
+    /// otherwise <see cref="Statistics.Verdict.Inconclusive"/>. The calibration study in docs/BENCHMARKS.md shows its
+    /// error rates.</remarks>
+    public static Comparison Of(
+        IReadOnlyList<double> a, IReadOnlyList<double> b, MetricDirection direction, double tolerance = 0.05, double confidence = 0.95)
+    {
+        ArgumentNullException.ThrowIfNull(a);
+        ArgumentNullException.ThrowIfNull(b);
+        var byMeans = Of(Summary.Of(a), Summary.Of(b), direction, tolerance, confidence);
+        var aValues = a.ToArray();
+        var bValues = b.ToArray();
+        var shift = ShiftEstimate.Of(aValues, bValues, confidence);
+        var equivalence = ShiftEstimate.Of(aValues, bValues, 1.0 - (2.0 * (1.0 - confidence)));
+        return byMeans with
+        {
+            ShiftRatio = shift.Ratio,
+            ShiftRatioLow = shift.Low,
+            ShiftRatioHigh = shift.High,
+            VerdictBasis = "shift",
+            Verdict = DecideByShift(shift, equivalence, tolerance, direction),
+        };
+    }
+
+    private static Verdict DecideByShift(ShiftEstimate shift, ShiftEstimate equivalence, double tolerance, MetricDirection direction)
+    {
+        if (double.IsNaN(shift.Low) || double.IsNaN(shift.High)) return Verdict.Inconclusive;
+        var clearlyBelow = shift.High < 1.0 && shift.Ratio < 1.0 - tolerance;
+        var clearlyAbove = shift.Low > 1.0 && shift.Ratio > 1.0 + tolerance;
+        if (clearlyBelow) return direction == MetricDirection.LowerIsBetter ? Verdict.Faster : Verdict.Slower;
+        if (clearlyAbove) return direction == MetricDirection.LowerIsBetter ? Verdict.Slower : Verdict.Faster;
+        return !double.IsNaN(equivalence.Low) && 1.0 - tolerance <= equivalence.Low && equivalence.High <= 1.0 + tolerance
+            ? Verdict.OnPar
+            : Verdict.Inconclusive;
+    }
+
     /// <summary>Compares candidate <paramref name="a"/> with baseline <paramref name="b"/>.</summary>
     /// <param name="a">The candidate's summary.</param>
     /// <param name="b">The baseline's summary.</param>

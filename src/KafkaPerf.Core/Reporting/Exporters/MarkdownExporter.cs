@@ -83,12 +83,16 @@ public sealed class MarkdownExporter : ResultExporterBase
                 }
                 writer.Write('\n');
             }
-            writer.Write($"\nVerdicts on elapsed time (ratio of means with its {F(group.First().ElapsedSeconds.Confidence * 100, "0")} % confidence interval):\n\n");
-            writer.Write("| messages | payload B | mean ratio % | CI low % | CI high % | CV ratio % | verdict |\n|---:|---:|---:|---:|---:|---:|---|\n");
+            var first = group.First().ElapsedSeconds;
+            writer.Write(first.VerdictBasis == "shift"
+                ? $"\nVerdicts on elapsed time: the robust ratio (Hodges–Lehmann, about the ratio of medians) with its {F(first.Confidence * 100, "0")} % confidence interval; on par when the {F((1 - (2 * (1 - first.Confidence))) * 100, "0")} % interval lies within ±{F(first.Tolerance * 100, "0")} %:\n\n"
+                : $"\nVerdicts on elapsed time (ratio of means with its {F(first.Confidence * 100, "0")} % confidence interval):\n\n");
+            writer.Write("| messages | payload B | mean ratio % | robust ratio % | CI low % | CI high % | CV ratio % | verdict |\n|---:|---:|---:|---:|---:|---:|---:|---|\n");
             foreach (var c in group)
             {
                 var e = c.ElapsedSeconds;
-                writer.Write($"| {F(c.MessageCount)} | {F(c.PayloadBytes)} | {F(e.MeanRatioPercent)} | {F(e.MeanRatioLow * 100)} | {F(e.MeanRatioHigh * 100)} | {F(e.CoefficientOfVariationRatioPercent)} | {VerdictText(e.Verdict, candidate)} |\n");
+                bool shift = e.VerdictBasis == "shift";
+                writer.Write($"| {F(c.MessageCount)} | {F(c.PayloadBytes)} | {F(e.MeanRatioPercent)} | {F(e.ShiftRatio * 100)} | {F((shift ? e.ShiftRatioLow : e.MeanRatioLow) * 100)} | {F((shift ? e.ShiftRatioHigh : e.MeanRatioHigh) * 100)} | {F(e.CoefficientOfVariationRatioPercent)} | {VerdictText(e.Verdict, candidate)} |\n");
             }
             writer.Write('\n');
         }
