@@ -43,6 +43,15 @@ internal static class Program
         // Ctrl+C and SIGTERM cancel the token the actions receive; the runner then stops, deletes the current topic and
         // the partial result is saved. System.CommandLine would end the process 2 s after the signal, which a topic
         // deletion on a remote cluster can outlast: the action gets up to a minute.
-        return await root.Parse(args).InvokeAsync(new InvocationConfiguration { ProcessTerminationTimeout = TimeSpan.FromMinutes(1) });
+        var parse = root.Parse(args);
+        if (parse.Errors.Count > 0)
+        {
+            // One line naming every problem, exit code 2: not System.CommandLine's whole help text and exit code 1.
+            var command = parse.CommandResult.Command == root ? string.Empty : parse.CommandResult.Command.Name + " ";
+            var problems = string.Join("; ", parse.Errors.Select(e => e.Message.TrimEnd('.')));
+            Console.Error.WriteLine($"kafkaperf: {problems}: see 'dotnet kafkaperf {command}--help'.");
+            return ExitCodes.BadInput;
+        }
+        return await parse.InvokeAsync(new InvocationConfiguration { ProcessTerminationTimeout = TimeSpan.FromMinutes(1) });
     }
 }

@@ -38,6 +38,14 @@ public class CliTests
     [InlineData("-X", "java:linger.mss=5", "Client 'java' does not accept its settings: 'linger.mss' is not a setting of the Java producer or consumer")]
     [InlineData("-X", "java:acks=banana", "Client 'java' does not accept its settings: Invalid value banana for configuration acks")]
     [InlineData("--bootstrap", "notahostport", "--bootstrap 'notahostport' is not host:port")]
+    [InlineData("--sizes", "2147483647", "Payload size 2147483647 is too large: use at most 100000000 bytes")]
+    [InlineData("--repeat", "2147483647", "Repeat 2147483647 is too large: use at most 10000")]
+    [InlineData("--format", "", "--format is empty")]
+    [InlineData("--messages", "1,000", "looks like a number with a thousands separator")]
+    [InlineData("--messages", "99999999999999999999", "The message count '99999999999999999999' is too large: use at most 9223372036854775807")]
+    [InlineData("--scenarios", "1", "Unknown scenario '1'")]
+    [InlineData("--repeat", "x", "Cannot parse argument 'x' for option '--repeat'")]
+    [InlineData("--bogus", "1", "Unrecognized command or argument '--bogus'")]
     public async Task Run_BadInput_OneLineAndExitCode2AndNoFiles(string flag, string value, string expected)
     {
         var output = Path.Combine(Path.GetTempPath(), "kafkaperf-cli-" + Guid.NewGuid().ToString("N"));
@@ -48,6 +56,48 @@ public class CliTests
         Assert.Contains(expected, err, StringComparison.Ordinal);
         Assert.Single(err.TrimEnd().Split('\n'));
         Assert.False(Directory.Exists(output));
+    }
+
+    [Fact]
+    public async Task Run_EmptyOutput_OneLineExit2()
+    {
+        var (exit, _, err) = await RunAsync("run", "--clients", "inmemory", "--output", "");
+
+        Assert.Equal(2, exit);
+        Assert.Equal("kafkaperf: --output is empty: name a folder for the results, e.g. --output kafkaperf-results.", err.TrimEnd());
+    }
+
+    [Fact]
+    public async Task Run_SeveralParseErrors_AllOnOneLineExit2()
+    {
+        var (exit, _, err) = await RunAsync("run", "--bogus", "--repeat", "x");
+
+        Assert.Equal(2, exit);
+        var line = Assert.Single(err.TrimEnd().Split('\n'));
+        Assert.Contains("'--bogus'", line, StringComparison.Ordinal);
+        Assert.Contains("'x'", line, StringComparison.Ordinal);
+        Assert.EndsWith("see 'dotnet kafkaperf run --help'.", line, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Run_OneRepetition_SdAndCvShownAsUndefined()
+    {
+        var output = Directory.CreateTempSubdirectory("kafkaperf-cli-");
+        try
+        {
+            var (exit, stdout, _) = await RunAsync("run", "--clients", "inmemory", "--scenarios", "produce", "--messages", "1000", "--sizes", "100",
+                "--repeat", "1", "--quiet", "--format", "md", "--output", output.FullName);
+
+            Assert.Equal(0, exit);
+            var row = Assert.Single(stdout.Split('\n'), l => l.StartsWith("| produce | defaults | inmemory |", StringComparison.Ordinal));
+            // runs, failed, mean, then SD and CV: undefined with one run, not 0.
+            Assert.Equal("–", row.Split('|')[9].Trim());
+            Assert.Equal("–", row.Split('|')[10].Trim());
+        }
+        finally
+        {
+            output.Delete(recursive: true);
+        }
     }
 
     [Fact]

@@ -1,3 +1,4 @@
+using System.Numerics;
 using System.CommandLine;
 using System.Globalization;
 using KafkaPerf.Adapters;
@@ -70,6 +71,9 @@ internal sealed class RunCommand
             plan = BuildPlan(parse);
             exporters = [.. List(parse.GetValue(Format)).Select(f => DefaultExporters.TryGet(f, out var e)
                 ? e : throw new PlanValidationException($"Unknown format '{f}': use csv, json and/or md."))];
+            if (exporters.Count == 0) throw new PlanValidationException("--format is empty: name at least one of csv, json and md.");
+            if (string.IsNullOrWhiteSpace(parse.GetValue(Output)))
+                throw new PlanValidationException("--output is empty: name a folder for the results, e.g. --output kafkaperf-results.");
             if (brokerOptions.HeapMegabytes < EmbeddedKafkaBrokerOptions.MinimumHeapMegabytes)
                 throw new PlanValidationException(
                     $"Broker heap {brokerOptions.HeapMegabytes} MB is too small: use --broker-heap {EmbeddedKafkaBrokerOptions.MinimumHeapMegabytes} or more.");
@@ -180,8 +184,8 @@ internal sealed class RunCommand
         var builder = new BenchmarkPlanBuilder()
             .Clients(List(parse.GetValue(Clients)))
             .Scenarios([.. List(parse.GetValue(Scenarios)).Select(ParseScenario)])
-            .PayloadSizes([.. List(parse.GetValue(Sizes)).Select(s => ParseNumber<int>(s, "payload size"))])
-            .MessageCounts([.. List(parse.GetValue(Messages)).Select(s => ParseNumber<long>(s, "message count"))])
+            .PayloadSizes([.. NumberList(parse.GetValue(Sizes)!, "payload size").Select(s => ParseNumber<int>(s, "payload size"))])
+            .MessageCounts([.. NumberList(parse.GetValue(Messages)!, "message count").Select(s => ParseNumber<long>(s, "message count"))])
             .Repeat(parse.GetValue(Repeat))
             .Topics(parse.GetValue(TopicPrefix)!, keep: parse.GetValue(KeepTopics))
             .Consume(usePrefetch: parse.GetValue(UsePrefetch));
@@ -228,10 +232,10 @@ internal sealed class RunCommand
     private static string[] List(string? value) =>
         (value ?? string.Empty).Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
 
-    private static int[] Numbers(string value, string what) => [.. List(value).Select(s => ParseNumber<int>(s, what))];
+    private static int[] Numbers(string value, string what) => [.. NumberList(value, what).Select(s => ParseNumber<int>(s, what))];
 
     private static ScenarioKind ParseScenario(string value) =>
-        Enum.TryParse<ScenarioKind>(value, ignoreCase: true, out var kind) && Enum.IsDefined(kind)
+        Enum.TryParse<ScenarioKind>(value, ignoreCase: true, out var kind) && Enum.IsDefined(kind) && !value.Any(char.IsDigit)
             ? kind
             : throw new PlanValidationException($"Unknown scenario '{value}': use produce, consume and/or roundtrip.");
 
@@ -257,8 +261,21 @@ internal sealed class RunCommand
         return (entry[..colon], entry[(colon + 1)..equals], entry[(equals + 1)..]);
     }
 
-    private static T ParseNumber<T>(string value, string what) where T : IParsable<T> =>
-        T.TryParse(value.Replace("_", string.Empty, StringComparison.Ordinal), CultureInfo.InvariantCulture, out var number)
-            ? number
-            : throw new PlanValidationException($"The {what} '{value}' is not a whole number.");
+    private static T ParseNumber<T>(string value, string what) where T : IBinaryInteger<T>, IMinMaxValue<T>
+    {
+        var digits = value.Replace("_", string.Empty, StringComparison.Ordinal);
+        if (T.TryParse(digits, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out var number)) return number;
+        if (digits.Length > 0 && digits.TrimStart('-').All(char.IsAsciiDigit))
+            throw new PlanValidationException($"The {what} '{value}' is too large: use at most {T.MaxValue}.");
+        throw new PlanValidationException($"The {what} '{value}' is not a whole number: write digits only (1000000 or 1_000_000).");
+    }
+
+    /// <summary>Values of a list option; a list such as "1,000" (a thousands separator, not two values) is refused.</summary>
+    private static string[] NumberList(string value, string what)
+    {
+        var items = List(value);
+        if (items.Skip(1).Any(item => item.Length == 3 && item.All(char.IsAsciiDigit) && item[0] == '0'))
+            throw new PlanValidationException($"The {what} list '{value}' looks like a number with a thousands separator: write 1000 or 1_000 (commas separate values).");
+        return items;
+    }
 }

@@ -116,8 +116,14 @@ public sealed class BenchmarkPlanBuilder
         return this;
     }
 
+    /// <summary>The largest payload a plan accepts, in bytes (100 MB): one payload per size is held in memory.</summary>
+    public const int MaxPayloadBytes = 100_000_000;
+
+    /// <summary>The most repetitions per cell a plan accepts.</summary>
+    public const int MaxRepeat = 10_000;
+
     /// <summary>Measured repetitions per client and cell.</summary>
-    /// <param name="repeat">At least 1.</param>
+    /// <param name="repeat">From 1 to <see cref="MaxRepeat"/>.</param>
     /// <returns>This builder.</returns>
     public BenchmarkPlanBuilder Repeat(int repeat) { _options = _options with { Repeat = repeat }; return this; }
 
@@ -175,7 +181,7 @@ public sealed class BenchmarkPlanBuilder
         var errors = new List<ValidationError>();
         void Error(string message) => errors.Add(new ValidationError(ValidationSeverity.Error, message));
 
-        if (_clients.Count == 0) Error("No client given: name at least one (e.g. --clients confluent,knet).");
+        if (_clients.Count == 0) Error("No client given: name at least one (e.g. --clients confluent,java).");
         foreach (var duplicate in _clients.GroupBy(c => c, StringComparer.OrdinalIgnoreCase).Where(g => g.Count() > 1))
             Error($"Client '{duplicate.Key}' is listed twice: list each client once.");
         if (_scenarios.Count == 0) Error("No scenario given: choose produce, consume and/or roundtrip.");
@@ -185,7 +191,10 @@ public sealed class BenchmarkPlanBuilder
         if (_payloadSizes.Count == 0) Error("No payload size given: give at least one (e.g. --sizes 1000).");
         foreach (var size in _payloadSizes.Where(s => s <= 0))
             Error($"Payload size {size} is not positive: use a size in bytes of at least 1.");
+        foreach (var size in _payloadSizes.Where(s => s > MaxPayloadBytes))
+            Error($"Payload size {size} is too large: use at most {MaxPayloadBytes} bytes (brokers refuse records over 1 MB unless configured for more).");
         if (_options.Repeat < 1) Error($"Repeat {_options.Repeat} is below 1: run each cell at least once.");
+        if (_options.Repeat > MaxRepeat) Error($"Repeat {_options.Repeat} is too large: use at most {MaxRepeat} repetitions per cell.");
         if (_options.Partitions < 1) Error($"Partitions {_options.Partitions} is below 1: use at least one partition.");
         if (!TopicNaming.IsValid(_options.TopicPrefix))
             Error($"Topic prefix '{_options.TopicPrefix}' is not valid: use letters, digits, '.', '_' and '-' only.");

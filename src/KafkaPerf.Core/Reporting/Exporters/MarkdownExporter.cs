@@ -108,7 +108,7 @@ public sealed class MarkdownExporter : ResultExporterBase
         {
             var e = c.ElapsedSeconds;
             writer.Write($"| {Name(c.Scenario)} | {c.Variant} | {c.Client} | {F(c.MessageCount)} | {F(c.PayloadBytes)} | {F(c.Runs)} | {F(c.FailedRuns)} "
-                + $"| {F(e.Mean, "0.000000")} | {F(e.StandardDeviation, "0.000000")} | {F(e.CoefficientOfVariation * 100)} | {F(e.Median, "0.000000")} | {F(e.TrimmedMean, "0.000000")} "
+                + $"| {F(e.Mean, "0.000000")} | {(e.Count < 2 ? "–" : F(e.StandardDeviation, "0.000000"))} | {(e.Count < 2 ? "–" : F(e.CoefficientOfVariation * 100))} | {F(e.Median, "0.000000")} | {F(e.TrimmedMean, "0.000000")} "
                 + $"| {F(c.MessagesPerSecond.Median, "0")} | {F(c.MegabytesPerSecond.Median)} "
                 + $"| {F(c.Latency?.P50Micros, "0.0")} | {F(c.Latency?.P99Micros, "0.0")} | {F(c.Latency?.MaxMicros, "0.0")} | {F(c.Lost)} | {F(c.Duplicates)} |\n");
         }
