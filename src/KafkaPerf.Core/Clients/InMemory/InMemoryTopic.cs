@@ -1,10 +1,15 @@
 namespace KafkaPerf.Clients.InMemory;
 
 /// <summary>
-/// A single-producer, single-consumer queue of records kept in fixed-size segments. Read segments are recycled,
-/// so a roundtrip of any length runs in bounded memory and a send allocates nothing in steady state.
+/// A single-producer, single-consumer queue of records kept in fixed-size segments of <em>runs</em>: records whose keys
+/// follow one another (k, k+1, …) with the same payload share one entry. Produce and consume send ordinal keys with
+/// one payload, so a topic of 10 000 000 records takes the memory of one run; roundtrip keys (timestamps) take one entry
+/// each, and read segments are recycled, so a roundtrip of any length runs in bounded memory too. A send allocates
+/// nothing in steady state.
 /// </summary>
-/// <remarks>One producer thread and one consumer thread at a time; a topic is read once, from the start.</remarks>
+/// <remarks>One producer thread and one consumer thread at a time; a topic is read once, from the start. The producer
+/// only ever extends the newest run, and writes a run's count before publishing the record count: a consumer that has
+/// not reached the published count finds the next record either further in its current run or in the next one.</remarks>
 internal sealed class InMemoryTopic
 {
     internal const int SegmentLength = 16 * 1024;
@@ -15,6 +20,7 @@ internal sealed class InMemoryTopic
     private int _writeIndex;
     private Segment _readSegment;
     private int _readIndex;
+    private long _readOffset;
     private long _published;
     private long _consumed;
     private volatile bool _consumerAttached;
@@ -37,18 +43,28 @@ internal sealed class InMemoryTopic
         if (_consumerAttached && _published - Volatile.Read(ref _consumed) >= _maxQueued)
             WaitForRoom();
 
-        if (_writeIndex == SegmentLength)
+        int last = _writeIndex - 1;
+        if (last >= 0 && _writeSegment.Values[last].Equals(value)
+            && _writeSegment.FirstKeys[last] + _writeSegment.Counts[last] == key)
         {
-            var next = _pool.Rent();
-            _writeSegment.Next = next;
-            _writeSegment = next;
-            _writeIndex = 0;
+            // The next key of the newest run: one more record, no new entry.
+            Volatile.Write(ref _writeSegment.Counts[last], _writeSegment.Counts[last] + 1);
         }
-
-        _writeSegment.Keys[_writeIndex] = key;
-        _writeSegment.Values[_writeIndex] = value;
-        _writeIndex++;
-        // Publishing the count after the slot is written makes the slot visible to the consumer.
+        else
+        {
+            if (_writeIndex == SegmentLength)
+            {
+                var next = _pool.Rent();
+                _writeSegment.Next = next;
+                _writeSegment = next;
+                _writeIndex = 0;
+            }
+            _writeSegment.FirstKeys[_writeIndex] = key;
+            _writeSegment.Values[_writeIndex] = value;
+            Volatile.Write(ref _writeSegment.Counts[_writeIndex], 1);
+            _writeIndex++;
+        }
+        // Publishing the count after the run is written makes the record visible to the consumer.
         Volatile.Write(ref _published, _published + 1);
     }
 
@@ -61,16 +77,22 @@ internal sealed class InMemoryTopic
         int handed = 0;
         while (position < available)
         {
-            if (_readIndex == SegmentLength)
+            // Read after the published count: if the next record belongs to this run, its count already shows it.
+            if (_readOffset == Volatile.Read(ref _readSegment.Counts[_readIndex]))
             {
-                var done = _readSegment;
-                _readSegment = done.Next!;
-                _readIndex = 0;
-                _pool.Return(done);
+                _readIndex++;
+                _readOffset = 0;
+                if (_readIndex == SegmentLength)
+                {
+                    var done = _readSegment;
+                    _readSegment = done.Next!;
+                    _readIndex = 0;
+                    _pool.Return(done);
+                }
             }
 
-            sink.OnRecord(_readSegment.Keys[_readIndex], _readSegment.Values[_readIndex].Span);
-            _readIndex++;
+            sink.OnRecord(_readSegment.FirstKeys[_readIndex] + _readOffset, _readSegment.Values[_readIndex].Span);
+            _readOffset++;
             position++;
             handed++;
         }
@@ -98,7 +120,8 @@ internal sealed class InMemoryTopic
 
     internal sealed class Segment
     {
-        public readonly long[] Keys = new long[SegmentLength];
+        public readonly long[] FirstKeys = new long[SegmentLength];
+        public readonly long[] Counts = new long[SegmentLength];
         public readonly ReadOnlyMemory<byte>[] Values = new ReadOnlyMemory<byte>[SegmentLength];
         public Segment? Next;
     }

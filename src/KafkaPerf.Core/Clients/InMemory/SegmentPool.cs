@@ -16,6 +16,7 @@ internal sealed class SegmentPool
     public void Return(InMemoryTopic.Segment segment)
     {
         Array.Clear(segment.Values);
+        Array.Clear(segment.Counts);
         segment.Next = null;
         lock (_free)
         {
