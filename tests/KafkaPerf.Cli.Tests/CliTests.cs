@@ -68,6 +68,36 @@ public class CliTests
     }
 
     [Fact]
+    public async Task Run_OutputFolderNotWritable_OneLineExit2BeforeAnyRun()
+    {
+        var (exit, _, err) = await RunAsync("run", "--clients", "inmemory", "--output", "/proc");
+
+        Assert.Equal(2, exit);
+        var line = Assert.Single(err.TrimEnd().Split('\n'));
+        Assert.StartsWith("kafkaperf: Cannot write to the output folder '/proc'", line, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Run_TwiceIntoOneFolder_BothResultsKept()
+    {
+        var output = Directory.CreateTempSubdirectory("kafkaperf-cli-");
+        try
+        {
+            string[] args = ["run", "--clients", "inmemory", "--scenarios", "produce", "--messages", "100", "--sizes", "10", "--repeat", "1", "--quiet", "--output", output.FullName];
+
+            var (first, _, _) = await RunAsync(args);
+            var (second, _, _) = await RunAsync(args);
+
+            Assert.Equal((0, 0), (first, second));
+            Assert.Equal(6, output.GetFiles().Length);
+        }
+        finally
+        {
+            output.Delete(recursive: true);
+        }
+    }
+
+    [Fact]
     public async Task Run_SeveralParseErrors_AllOnOneLineExit2()
     {
         var (exit, _, err) = await RunAsync("run", "--bogus", "--repeat", "x");

@@ -98,10 +98,16 @@ internal sealed class RunCommand
         try
         {
             Directory.CreateDirectory(output);
+            // Checked now, not after an hour of runs: a file can be created there and removed again.
+            var probe = Path.Combine(output, $".kafkaperf-write-check-{Guid.NewGuid():N}");
+            using (new FileStream(probe, FileMode.CreateNew, FileAccess.Write, FileShare.None, 1, FileOptions.DeleteOnClose))
+            {
+            }
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
-            return BadInput($"Cannot create the output folder '{output}' ({ex.Message.TrimEnd('.')}): choose another with --output.");
+            RemoveIfEmpty(output, createdOutput);
+            return BadInput($"Cannot write to the output folder '{output}' ({ex.Message.TrimEnd('.')}): choose another with --output.");
         }
 
         bool quiet = parse.GetValue(Quiet);
@@ -157,11 +163,22 @@ internal sealed class RunCommand
             IReadOnlyList<string> written;
             try
             {
-                written = new CompositeExporter(exporters).ExportToFolder(result, output, baseName);
+                written = new CompositeExporter(exporters).ExportToFolderUnique(result, output, baseName);
             }
             catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
             {
-                Console.Error.WriteLine($"kafkaperf: the results could not be written to '{output}' ({ex.Message}); the tables above are all that was kept.");
+                // Nothing measured is lost: the files go to the temporary folder instead, and the tables are on the screen.
+                var fallback = Path.Combine(Path.GetTempPath(), "kafkaperf-results");
+                try
+                {
+                    written = new CompositeExporter(exporters).ExportToFolderUnique(result, fallback, baseName);
+                    Console.Error.WriteLine($"kafkaperf: the results could not be written to '{output}' ({ex.Message.TrimEnd('.')}); they were saved in '{fallback}' instead.");
+                    foreach (var path in written) Console.Error.WriteLine($"wrote {path}");
+                }
+                catch (Exception second) when (second is IOException or UnauthorizedAccessException)
+                {
+                    Console.Error.WriteLine($"kafkaperf: the results could not be written to '{output}' ({ex.Message.TrimEnd('.')}) nor to '{fallback}' ({second.Message.TrimEnd('.')}); the tables above are all that was kept.");
+                }
                 return ExitCodes.RunsFailed;
             }
             foreach (var path in written) Console.Error.WriteLine($"wrote {path}");

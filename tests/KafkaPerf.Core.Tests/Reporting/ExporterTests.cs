@@ -87,6 +87,31 @@ public class ExporterTests
     }
 
     /// <summary>A result built by hand, so exports are byte-for-byte reproducible.</summary>
+    [Fact]
+    public void ExportToFolderUnique_SameNameTwice_SecondGetsASuffixAndTheFirstIsUntouched()
+    {
+        var folder = Directory.CreateTempSubdirectory("kafkaperf-unique-");
+        try
+        {
+            var exporter = new CompositeExporter([DefaultExporters.Csv, DefaultExporters.Json]);
+            var first = exporter.ExportToFolderUnique(FixedResult(), folder.FullName, "kafkaperf-20261122-120000");
+            var before = File.ReadAllText(first[0]);
+            File.WriteAllText(Path.Combine(folder.FullName, "kafkaperf-20261122-120000-2.json"), "someone else's");
+
+            var second = exporter.ExportToFolderUnique(FixedResult(), folder.FullName, "kafkaperf-20261122-120000");
+
+            Assert.Equal(["kafkaperf-20261122-120000.csv", "kafkaperf-20261122-120000.json"], first.Select(Path.GetFileName));
+            Assert.Equal(["kafkaperf-20261122-120000-3.csv", "kafkaperf-20261122-120000-3.json"], second.Select(Path.GetFileName));
+            Assert.Equal(before, File.ReadAllText(first[0]));
+            Assert.Equal("someone else's", File.ReadAllText(Path.Combine(folder.FullName, "kafkaperf-20261122-120000-2.json")));
+            Assert.Equal(5, folder.GetFiles().Length);
+        }
+        finally
+        {
+            folder.Delete(recursive: true);
+        }
+    }
+
     internal static BenchmarkResult FixedResult()
     {
         var plan = new BenchmarkPlanBuilder().Clients("confluent", "knet").Scenarios(ScenarioKind.Produce, ScenarioKind.Roundtrip)

@@ -30,7 +30,9 @@ public abstract class ResultExporterBase : IResultExporter
     /// <summary>Writes a file through a temporary file in the same folder, then renames it into place.</summary>
     /// <param name="path">The final path.</param>
     /// <param name="write">Writes the content.</param>
-    public static void WriteAtomically(string path, Action<TextWriter> write)
+    /// <param name="overwrite">Whether an existing file may be replaced; when not, an existing file makes it throw
+    /// <see cref="IOException"/> and nothing is written.</param>
+    public static void WriteAtomically(string path, Action<TextWriter> write, bool overwrite = true)
     {
         ArgumentNullException.ThrowIfNull(write);
         var full = Path.GetFullPath(path);
@@ -45,7 +47,7 @@ public abstract class ResultExporterBase : IResultExporter
                 writer.Flush();
                 stream.Flush(flushToDisk: true);
             }
-            File.Move(temp, full, overwrite: true);
+            File.Move(temp, full, overwrite);
         }
         finally
         {
