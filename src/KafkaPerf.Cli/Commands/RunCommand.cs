@@ -185,7 +185,10 @@ internal sealed class RunCommand
 
             if (result.Cancelled)
             {
-                Console.Error.WriteLine($"kafkaperf: cancelled; the {result.Runs.Count} runs done were saved.");
+                int done = result.Runs.Count(r => r.Error != BenchmarkRunner.CancelledRunError);
+                Console.Error.WriteLine(done == result.Runs.Count
+                    ? $"kafkaperf: cancelled; the {done} runs done were saved."
+                    : $"kafkaperf: cancelled; the {done} runs done were saved, and the run cut short is marked as cancelled.");
                 return ExitCodes.Cancelled;
             }
             return result.FailedRuns > 0 ? ExitCodes.RunsFailed : ExitCodes.Success;

@@ -73,6 +73,7 @@ public sealed class BenchmarkRunner
         var clients = new Dictionary<string, IBenchClient>(StringComparer.OrdinalIgnoreCase);
         var infos = new Dictionary<string, ClientInfo>(StringComparer.OrdinalIgnoreCase);
         bool cancelled = false;
+        RunDescriptor? inProgress = null;
         try
         {
             // Clients start once, before anything is timed (a JVM or a connection costs seconds).
@@ -109,7 +110,9 @@ public sealed class BenchmarkRunner
                     var topic = TopicNaming.For(plan.TopicPrefix, name, cell.MessageCount, cell.PayloadBytes, sequence);
                     var run = new RunDescriptor(sequence, plan.TotalRuns, cell, name, repetition, topic);
                     progress.OnRunStarting(run);
+                    inProgress = run;
                     var record = await RunOneAsync(plan, run, clients[name], payload, warnings, progress, cancellationToken);
+                    inProgress = null;
                     runs.Add(record.Record);
                     infos[name] = WithConfig(infos[name], record.Measurement, plan.SettingsVariants.Count > 1 ? cell.Variant : null);
                     progress.OnRunCompleted(run, record.Record);
@@ -119,6 +122,9 @@ public sealed class BenchmarkRunner
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
         {
             cancelled = true;
+            // The run that was cut short is in the results too (CSV included), marked, never counted as measured.
+            if (inProgress is { } interrupted)
+                runs.Add(ToRecord(interrupted, new RunMeasurement { ElapsedSeconds = double.NaN, Error = CancelledRunError }));
         }
         finally
         {
@@ -209,6 +215,9 @@ public sealed class BenchmarkRunner
         int tick = name.IndexOf('`', StringComparison.Ordinal);
         return tick < 0 ? name : name[..tick];
     }
+
+    /// <summary>The error of a run that was cancelled before it finished.</summary>
+    public const string CancelledRunError = "cancelled before this run finished (Ctrl+C or SIGTERM): not measured";
 
     private static RunMeasurement Failed(PlanCell cell, string error) =>
         new() { Sent = 0, Lost = cell.MessageCount, ElapsedSeconds = double.NaN, Error = error };

@@ -2,6 +2,7 @@ using KafkaPerf.Clients;
 using KafkaPerf.Clients.InMemory;
 using KafkaPerf.Core.Tests.Clients;
 using KafkaPerf.Reporting;
+using KafkaPerf.Reporting.Exporters;
 using KafkaPerf.Running;
 using KafkaPerf.Scenarios;
 using KafkaPerf.Statistics;
@@ -114,6 +115,29 @@ public class BenchmarkRunnerTests
     }
 
     [Fact]
+    public async Task RunAsync_CancelledDuringARun_ThatRunIsRecordedAsCancelled()
+    {
+        var a = new TestClientFactory(new InMemoryClientOptions { Name = "a" });
+        var plan = new BenchmarkPlanBuilder().Clients("a").Scenarios(ScenarioKind.Produce)
+            .MessageCounts(200_000).PayloadSizes(10).Repeat(3).Build();
+        using var cts = new CancellationTokenSource();
+
+        var result = await Runner(a).RunAsync(plan, new CancelWhenSecondRunStarts(cts), cts.Token);
+
+        Assert.True(result.Cancelled);
+        Assert.Equal(2, result.Runs.Count);
+        Assert.True(result.Runs[0].Succeeded);
+        var cut = result.Runs[1];
+        Assert.False(cut.Succeeded);
+        Assert.Equal(BenchmarkRunner.CancelledRunError, cut.Error);
+        Assert.Equal(0, cut.Lost);
+        using var csv = new StringWriter();
+        DefaultExporters.Csv.Export(result, csv);
+        Assert.Contains(BenchmarkRunner.CancelledRunError, csv.ToString(), StringComparison.Ordinal);
+        Assert.Equal(a.Created, a.Deleted);
+    }
+
+    [Fact]
     public async Task RunAsync_SettingsSweep_RecordsTheEffectiveConfigOfEveryVariant()
     {
         var a = new TestClientFactory(new InMemoryClientOptions { Name = "a" });
@@ -182,6 +206,26 @@ public class BenchmarkRunnerTests
         Assert.Equal(Verdict.Slower, comparison.ElapsedSeconds.Verdict);
         Assert.Equal(Verdict.Slower, comparison.MessagesPerSecond.Verdict);
         Assert.InRange(comparison.ElapsedSeconds.MeanRatioPercent, 180, 220);
+    }
+
+    private sealed class CancelWhenSecondRunStarts(CancellationTokenSource cts) : IBenchmarkProgress
+    {
+        public void OnPlanStarted(BenchmarkPlan plan)
+        {
+        }
+
+        public void OnRunStarting(RunDescriptor run)
+        {
+            if (run.Sequence == 2) cts.Cancel();
+        }
+
+        public void OnRunCompleted(RunDescriptor run, RunRecord record)
+        {
+        }
+
+        public void OnWarning(string message)
+        {
+        }
     }
 
     private sealed class CancelAfterFirstRun(CancellationTokenSource cts) : IBenchmarkProgress
