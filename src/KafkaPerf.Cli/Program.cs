@@ -39,6 +39,7 @@ internal static class Program
             host.Services.GetRequiredService<RunCommand>().Build(),
             host.Services.GetRequiredService<ClientsCommand>().Build(),
             host.Services.GetRequiredService<BrokerCommand>().Build(),
+            CompareCommand.Build(),
         };
         // Ctrl+C and SIGTERM cancel the token the actions receive; the runner then stops, deletes the current topic and
         // the partial result is saved. System.CommandLine would end the process 2 s after the signal, which a topic

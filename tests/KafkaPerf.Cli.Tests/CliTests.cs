@@ -98,6 +98,81 @@ public class CliTests
     }
 
     [Fact]
+    public async Task Compare_SavedResults_TableAndTheGatesExitCodes()
+    {
+        var folder = Directory.CreateTempSubdirectory("kafkaperf-compare-");
+        try
+        {
+            var baseline = SavedResult(folder, "base", 1.00);
+            var same = SavedResult(folder, "same", 1.00);
+            var slower = SavedResult(folder, "slower", 1.25);
+
+            var (plain, table, _) = await RunAsync("compare", baseline, slower);
+            var (passes, _, passErr) = await RunAsync("compare", baseline, same, "--fail-if-slower", "10");
+            var (fails, _, failErr) = await RunAsync("compare", baseline, slower, "--fail-if-slower", "10");
+            var (tolerant, _, _) = await RunAsync("compare", baseline, slower, "--fail-if-slower", "50");
+
+            Assert.Equal(0, plain);
+            Assert.Contains("| confluent | produce | defaults | 1000 | 100 | 10 / 10 | 12", table, StringComparison.Ordinal);
+            Assert.Contains("candidate slower", table, StringComparison.Ordinal);
+            Assert.Equal(0, passes);
+            Assert.Contains("no cell is slower than the baseline by more than 10 %", passErr, StringComparison.Ordinal);
+            Assert.Equal(4, fails);
+            Assert.StartsWith("kafkaperf: confluent produce 1000 × 100 B (defaults) is slower by 2", failErr, StringComparison.Ordinal);
+            Assert.Equal(0, tolerant);
+        }
+        finally
+        {
+            folder.Delete(recursive: true);
+        }
+    }
+
+    [Theory]
+    [InlineData("missing.json", "does not exist")]
+    [InlineData("not-json.json", "is not a KafkaPerf JSON result")]
+    public async Task Compare_BadFile_OneLineExit2(string name, string expected)
+    {
+        var folder = Directory.CreateTempSubdirectory("kafkaperf-compare-");
+        try
+        {
+            File.WriteAllText(Path.Combine(folder.FullName, "not-json.json"), "hello");
+            var good = SavedResult(folder, "base", 1.0);
+
+            var (exit, _, err) = await RunAsync("compare", good, Path.Combine(folder.FullName, name));
+
+            Assert.Equal(2, exit);
+            var line = Assert.Single(err.TrimEnd().Split('\n'));
+            Assert.Contains(expected, line, StringComparison.Ordinal);
+        }
+        finally
+        {
+            folder.Delete(recursive: true);
+        }
+    }
+
+    /// <summary>A result file with 10 runs of one cell, times scaled by <paramref name="factor"/> with a small seeded spread.</summary>
+    private static string SavedResult(DirectoryInfo folder, string name, double factor)
+    {
+        var plan = new KafkaPerf.Running.BenchmarkPlanBuilder().Clients("confluent").Scenarios(KafkaPerf.Scenarios.ScenarioKind.Produce)
+            .MessageCounts(1_000).PayloadSizes(100).Repeat(10).Build();
+        var random = new Random(name.Length);
+        var runs = Enumerable.Range(1, 10).Select(i => new KafkaPerf.Reporting.RunRecord
+        {
+            Sequence = i, Client = "confluent", Scenario = KafkaPerf.Scenarios.ScenarioKind.Produce, MessageCount = 1_000, PayloadBytes = 100,
+            Variant = "defaults", Repetition = i, Topic = "t" + i, ElapsedSeconds = factor * (1 + (0.01 * (random.NextDouble() - 0.5))),
+            MessagesPerSecond = 1_000 / factor, MegabytesPerSecond = 0.1, Succeeded = true, IsWarmup = false, Lost = 0, Duplicates = 0,
+        }).ToList();
+        var result = new KafkaPerf.Reporting.BenchmarkResult
+        {
+            StartedAtUtc = DateTimeOffset.UnixEpoch, FinishedAtUtc = DateTimeOffset.UnixEpoch, Environment = KafkaPerf.Reporting.EnvironmentInfo.Capture(KafkaPerf.Clients.ClientConnection.None),
+            Plan = plan, Clients = [], Runs = runs, Cells = KafkaPerf.Reporting.ResultSummarizer.Cells(plan, runs), Comparisons = [], Warnings = [],
+        };
+        var path = Path.Combine(folder.FullName, name + ".json");
+        using (var writer = new StreamWriter(path)) KafkaPerf.Reporting.Exporters.DefaultExporters.Json.Export(result, writer);
+        return path;
+    }
+
+    [Fact]
     public async Task Run_SeveralParseErrors_AllOnOneLineExit2()
     {
         var (exit, _, err) = await RunAsync("run", "--bogus", "--repeat", "x");

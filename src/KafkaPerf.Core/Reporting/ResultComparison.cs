@@ -1,0 +1,90 @@
+using System.Globalization;
+using KafkaPerf.Scenarios;
+using KafkaPerf.Statistics;
+
+namespace KafkaPerf.Reporting;
+
+/// <summary>One client and cell measured in two results: the candidate's elapsed times against the baseline's.</summary>
+/// <param name="Client">The client.</param>
+/// <param name="Scenario">The scenario.</param>
+/// <param name="MessageCount">Messages per run.</param>
+/// <param name="PayloadBytes">Payload size.</param>
+/// <param name="Variant">The settings variant.</param>
+/// <param name="BaselineRuns">Successful measured runs in the baseline result.</param>
+/// <param name="CandidateRuns">Successful measured runs in the candidate result.</param>
+/// <param name="ElapsedSeconds">Candidate against baseline; below 1 the candidate is faster.</param>
+public sealed record ResultCellComparison(
+    string Client, ScenarioKind Scenario, long MessageCount, int PayloadBytes, string Variant, int BaselineRuns, int CandidateRuns, Comparison ElapsedSeconds)
+{
+    /// <summary>Whether the candidate is slower than the baseline by more than <paramref name="percent"/> % with the
+    /// comparison's confidence: the lower end of the interval of the robust ratio lies above 1 + percent / 100.</summary>
+    /// <param name="percent">The allowed slowdown, e.g. 10.</param>
+    public bool IsSlowerBeyond(double percent) =>
+        double.IsFinite(ElapsedSeconds.ShiftRatioLow) && ElapsedSeconds.ShiftRatioLow > 1 + (percent / 100);
+}
+
+/// <summary>Compares two saved results cell by cell (<c>dotnet kafkaperf compare</c>): a CI gate on performance.</summary>
+public static class ResultComparison
+{
+    /// <summary>Every client and cell measured in both results, candidate against baseline, from the runs themselves.</summary>
+    /// <param name="baseline">The reference result (e.g. from the main branch).</param>
+    /// <param name="candidate">The result to judge.</param>
+    /// <param name="tolerance">The band of "on par", e.g. 0.05.</param>
+    /// <returns>One entry per cell present in both, in the baseline's order.</returns>
+    public static IReadOnlyList<ResultCellComparison> Compare(BenchmarkResult baseline, BenchmarkResult candidate, double tolerance = 0.05)
+    {
+        ArgumentNullException.ThrowIfNull(baseline);
+        ArgumentNullException.ThrowIfNull(candidate);
+        var candidateCells = Samples(candidate);
+        var comparisons = new List<ResultCellComparison>();
+        foreach (var (key, baseSamples) in Samples(baseline))
+        {
+            if (!candidateCells.TryGetValue(key, out var candidateSamples) || baseSamples.Count == 0 || candidateSamples.Count == 0) continue;
+            comparisons.Add(new ResultCellComparison(key.Client, key.Scenario, key.MessageCount, key.PayloadBytes, key.Variant,
+                baseSamples.Count, candidateSamples.Count,
+                Comparison.Of(candidateSamples, baseSamples, MetricDirection.LowerIsBetter, tolerance)));
+        }
+        return comparisons;
+    }
+
+    /// <summary>Writes the comparisons as a Markdown table.</summary>
+    /// <param name="comparisons">The comparisons.</param>
+    /// <param name="writer">Where to write.</param>
+    public static void WriteMarkdown(IReadOnlyList<ResultCellComparison> comparisons, TextWriter writer)
+    {
+        ArgumentNullException.ThrowIfNull(comparisons);
+        ArgumentNullException.ThrowIfNull(writer);
+        writer.Write("Candidate against baseline, elapsed time: the robust ratio (about the ratio of medians; below 100 % the candidate is faster) with its 95 % confidence interval.\n\n");
+        writer.Write("| client | scenario | variant | messages | payload B | runs (base / candidate) | mean ratio % | robust ratio % | CI low % | CI high % | verdict |\n");
+        writer.Write("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
+        foreach (var c in comparisons)
+        {
+            var e = c.ElapsedSeconds;
+            writer.Write(string.Create(CultureInfo.InvariantCulture,
+                $"| {c.Client} | {c.Scenario.ToString().ToLowerInvariant()} | {c.Variant} | {c.MessageCount} | {c.PayloadBytes} | {c.BaselineRuns} / {c.CandidateRuns} | {Percent(e.MeanRatio)} | {Percent(e.ShiftRatio)} | {Percent(e.ShiftRatioLow)} | {Percent(e.ShiftRatioHigh)} | {Verdict(e.Verdict)} |\n"));
+        }
+    }
+
+    private static string Percent(double ratio) => double.IsFinite(ratio) ? (ratio * 100).ToString("0.00", CultureInfo.InvariantCulture) : "–";
+
+    private static string Verdict(Statistics.Verdict verdict) => verdict switch
+    {
+        Statistics.Verdict.Faster => "candidate faster",
+        Statistics.Verdict.Slower => "candidate slower",
+        Statistics.Verdict.OnPar => "on par",
+        _ => "inconclusive",
+    };
+
+    private static Dictionary<(string Client, ScenarioKind Scenario, long MessageCount, int PayloadBytes, string Variant), List<double>> Samples(BenchmarkResult result)
+    {
+        var cells = new Dictionary<(string, ScenarioKind, long, int, string), List<double>>();
+        foreach (var run in result.Runs)
+        {
+            if (run.IsWarmup) continue;
+            var key = (run.Client, run.Scenario, run.MessageCount, run.PayloadBytes, run.Variant);
+            if (!cells.TryGetValue(key, out var samples)) cells[key] = samples = [];
+            if (run.Succeeded && double.IsFinite(run.ElapsedSeconds) && run.ElapsedSeconds > 0) samples.Add(run.ElapsedSeconds);
+        }
+        return cells;
+    }
+}
