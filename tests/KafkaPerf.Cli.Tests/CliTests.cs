@@ -46,6 +46,7 @@ public class CliTests
     [InlineData("--scenarios", "1", "Unknown scenario '1'")]
     [InlineData("--repeat", "x", "Cannot parse argument 'x' for option '--repeat'")]
     [InlineData("--bogus", "1", "Unrecognized command or argument '--bogus'")]
+    [InlineData("--kafka-home", "/nonexistent/kafka", "--kafka-home is '/nonexistent/kafka', but '/nonexistent/kafka/libs' holds no kafka-clients jar")]
     public async Task Run_BadInput_OneLineAndExitCode2AndNoFiles(string flag, string value, string expected)
     {
         var output = Path.Combine(Path.GetTempPath(), "kafkaperf-cli-" + Guid.NewGuid().ToString("N"));

@@ -115,6 +115,30 @@ public partial class ProcessTests
     }
 
     [Fact]
+    public async Task Run_KafkaHomeFlag_BrokerAndJavaClientRunFromThatDistribution()
+    {
+        var home = Directory.CreateTempSubdirectory("kafkaperf-home-");
+        var output = Directory.CreateTempSubdirectory("kafkaperf-cli-");
+        try
+        {
+            // A "distribution" whose libs/ are the fetched jars, under another path.
+            Directory.CreateSymbolicLink(Path.Combine(home.FullName, "libs"), Path.Combine(AppContext.BaseDirectory, "kafka", "libs"));
+
+            var (exit, stdout, stderr) = await CliProcess.RunAsync(null, "run", "--kafka-home", home.FullName, "--clients", "java",
+                "--scenarios", "produce", "--messages", "100", "--sizes", "10", "--repeat", "1", "--broker-heap", "256", "--output", output.FullName);
+
+            Assert.True(exit == 0, stderr);
+            Assert.Contains($"jars from KAFKAPERF_KAFKA_HOME ({home.FullName})", stderr, StringComparison.Ordinal);
+            Assert.Contains($"{home.FullName}/libs (KAFKAPERF_KAFKA_HOME", stdout, StringComparison.Ordinal);
+        }
+        finally
+        {
+            home.Delete(recursive: true);
+            output.Delete(recursive: true);
+        }
+    }
+
+    [Fact]
     public async Task Run_KafkaHomeWithoutJars_OneLineExit2AndNothingWritten()
     {
         var output = Path.Combine(Path.GetTempPath(), "kafkaperf-cli-" + Guid.NewGuid().ToString("N"));

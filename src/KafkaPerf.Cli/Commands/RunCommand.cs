@@ -23,6 +23,7 @@ internal sealed class RunCommand
     private static readonly Option<string> Messages = new("--messages") { Description = "Messages per run, comma-separated.", DefaultValueFactory = _ => "10000" };
     private static readonly Option<int> Repeat = new("--repeat") { Description = "Measured runs per client and cell.", DefaultValueFactory = _ => 5 };
     private static readonly Option<string?> Bootstrap = new("--bootstrap") { Description = "An existing Kafka cluster (host:port,…); without it an embedded broker starts." };
+    private static readonly Option<string?> KafkaHome = new("--kafka-home") { Description = "An unpacked Apache Kafka distribution whose libs/ the embedded broker and the java clients use (as KAFKAPERF_KAFKA_HOME)." };
     private static readonly Option<int> BrokerHeap = new("--broker-heap") { Description = "Java heap of the embedded broker, in MB.", DefaultValueFactory = _ => EmbeddedKafkaBrokerOptions.DefaultHeapMegabytes };
     private static readonly Option<string?> Acks = new("--acks") { Description = "Producer acks to sweep: 0, 1, all (comma-separated)." };
     private static readonly Option<string?> LingerMs = new("--linger-ms") { Description = "linger.ms values to sweep." };
@@ -53,7 +54,7 @@ internal sealed class RunCommand
     {
         var command = new Command("run", "Run a benchmark matrix and print the comparison tables.")
         {
-            Clients, Scenarios, Sizes, Messages, Repeat, Bootstrap, BrokerHeap,
+            Clients, Scenarios, Sizes, Messages, Repeat, Bootstrap, KafkaHome, BrokerHeap,
             Acks, LingerMs, BatchSize, MaxInFlight, Compression, SendBuffer, ReceiveBuffer, FetchMinBytes, Overrides,
             TopicPrefix, KeepTopics, UsePrefetch, Output, Format, Quiet,
         };
@@ -63,6 +64,20 @@ internal sealed class RunCommand
 
     private async Task<int> ExecuteAsync(ParseResult parse, CancellationToken cancellationToken)
     {
+        if (parse.GetValue(KafkaHome) is { } kafkaHome)
+        {
+            // One place for every part that reads Kafka's jars (the broker, the java clients' class path): the variable.
+            try
+            {
+                KafkaJars.Locate(kafkaHome);
+            }
+            catch (PrerequisiteException ex)
+            {
+                return BadInput(ex.Message.Replace($"{KafkaJars.KafkaHomeVariable} is", "--kafka-home is", StringComparison.Ordinal)
+                    .Replace($"or unset it", "or leave --kafka-home out", StringComparison.Ordinal));
+            }
+            Environment.SetEnvironmentVariable(KafkaJars.KafkaHomeVariable, Path.GetFullPath(kafkaHome));
+        }
         BenchmarkPlan plan;
         List<IResultExporter> exporters;
         var brokerOptions = _brokerDefaults with { HeapMegabytes = parse.GetValue(BrokerHeap) };
