@@ -46,6 +46,8 @@ public class CliTests
     [InlineData("--scenarios", "1", "Unknown scenario '1'")]
     [InlineData("--repeat", "x", "Cannot parse argument 'x' for option '--repeat'")]
     [InlineData("--bogus", "1", "Unrecognized command or argument '--bogus'")]
+    [InlineData("--payload", "nope", "Unknown payload 'nope': use random, access-log or file:PATH.")]
+    [InlineData("--payload", "file:/nonexistent/payload.json", "The payload file '/nonexistent/payload.json' does not exist")]
     [InlineData("--kafka-home", "/nonexistent/kafka", "--kafka-home is '/nonexistent/kafka', but '/nonexistent/kafka/libs' holds no kafka-clients jar")]
     public async Task Run_BadInput_OneLineAndExitCode2AndNoFiles(string flag, string value, string expected)
     {
@@ -183,6 +185,31 @@ public class CliTests
         Assert.Contains("'--bogus'", line, StringComparison.Ordinal);
         Assert.Contains("'x'", line, StringComparison.Ordinal);
         Assert.EndsWith("see 'dotnet kafkaperf run --help'.", line, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("access-log", "accessLog")]
+    [InlineData("file:", "file")]
+    public async Task Run_PayloadKinds_RunAndAreRecorded(string payload, string recorded)
+    {
+        var output = Directory.CreateTempSubdirectory("kafkaperf-cli-");
+        try
+        {
+            var sample = Path.Combine(output.FullName, "sample.json");
+            File.WriteAllText(sample, "{\"id\": 1, \"name\": \"widget\"}");
+            var value = payload == "file:" ? payload + sample : payload;
+
+            var (exit, _, _) = await RunAsync("run", "--clients", "inmemory", "--scenarios", "consume", "--messages", "1000", "--sizes", "100,5000",
+                "--repeat", "1", "--payload", value, "--quiet", "--format", "json", "--output", output.FullName);
+
+            Assert.Equal(0, exit);
+            var json = File.ReadAllText(Assert.Single(output.GetFiles("kafkaperf-*.json")).FullName);
+            Assert.Contains($"\"payload\": \"{recorded}\"", json, StringComparison.Ordinal);
+        }
+        finally
+        {
+            output.Delete(recursive: true);
+        }
     }
 
     [Fact]

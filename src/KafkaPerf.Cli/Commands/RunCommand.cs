@@ -4,6 +4,7 @@ using System.Globalization;
 using KafkaPerf.Adapters;
 using KafkaPerf.Adapters.Broker;
 using KafkaPerf.Clients;
+using KafkaPerf.Payloads;
 using KafkaPerf.Reporting;
 using KafkaPerf.Reporting.Exporters;
 using KafkaPerf.Running;
@@ -38,6 +39,7 @@ internal sealed class RunCommand
     private static readonly Option<bool> KeepTopics = new("--keep-topics") { Description = "Keep each run's topic instead of deleting it." };
     private static readonly Option<string> Output = new("--output") { Description = "Folder for result files.", DefaultValueFactory = _ => "kafkaperf-results" };
     private static readonly Option<string> Format = new("--format") { Description = "csv, json, md (comma-separated).", DefaultValueFactory = _ => "csv,json,md" };
+    private static readonly Option<string> Payload = new("--payload") { Description = "What payloads look like: random (incompressible), access-log (web-server log lines, compressible) or file:PATH.", DefaultValueFactory = _ => "random" };
     private static readonly Option<bool> UsePrefetch = new("--use-prefetch") { Description = "Consumers that can prefetch on a thread of their own (java, java-batched) do so; the result records it." };
     private static readonly Option<bool> Quiet = new("--quiet") { Description = "No progress lines, only the tables." };
 
@@ -56,7 +58,7 @@ internal sealed class RunCommand
         {
             Clients, Scenarios, Sizes, Messages, Repeat, Bootstrap, KafkaHome, BrokerHeap,
             Acks, LingerMs, BatchSize, MaxInFlight, Compression, SendBuffer, ReceiveBuffer, FetchMinBytes, Overrides,
-            TopicPrefix, KeepTopics, UsePrefetch, Output, Format, Quiet,
+            TopicPrefix, KeepTopics, Payload, UsePrefetch, Output, Format, Quiet,
         };
         command.SetAction((parse, ct) => ExecuteAsync(parse, ct));
         return command;
@@ -224,6 +226,14 @@ internal sealed class RunCommand
             .Repeat(parse.GetValue(Repeat))
             .Topics(parse.GetValue(TopicPrefix)!, keep: parse.GetValue(KeepTopics))
             .Consume(usePrefetch: parse.GetValue(UsePrefetch));
+        var payload = parse.GetValue(Payload)!.Trim();
+        if (payload.StartsWith("file:", StringComparison.OrdinalIgnoreCase)) builder.PayloadFile(payload[5..]);
+        else builder.Payload(payload.ToLowerInvariant() switch
+        {
+            "random" => PayloadKind.Random,
+            "access-log" => PayloadKind.AccessLog,
+            _ => throw new PlanValidationException($"Unknown payload '{payload}': use random, access-log or file:PATH."),
+        });
         if (parse.GetValue(Acks) is { } acks) builder.Acks([.. List(acks).Select(ParseAcks)]);
         if (parse.GetValue(LingerMs) is { } linger) builder.LingerMs(Numbers(linger, "linger.ms"));
         if (parse.GetValue(BatchSize) is { } batch) builder.BatchSizeBytes(Numbers(batch, "batch size"));

@@ -47,6 +47,9 @@ public sealed record BenchmarkPlan
     /// <summary>What payload bytes look like.</summary>
     public PayloadKind Payload { get; init; } = PayloadKind.Random;
 
+    /// <summary>The file whose bytes make the payload when <see cref="Payload"/> is <see cref="PayloadKind.File"/>.</summary>
+    public string? PayloadFile { get; init; }
+
     /// <summary>Prefix of every topic name.</summary>
     public string TopicPrefix { get; init; } = DefaultTopicPrefix;
 

@@ -141,7 +141,12 @@ public sealed class BenchmarkPlanBuilder
     /// <summary>What payload bytes look like.</summary>
     /// <param name="kind">Random by default.</param>
     /// <returns>This builder.</returns>
-    public BenchmarkPlanBuilder Payload(PayloadKind kind) { _options = _options with { Payload = kind }; return this; }
+    public BenchmarkPlanBuilder Payload(PayloadKind kind) { _options = _options with { Payload = kind, PayloadFile = null }; return this; }
+
+    /// <summary>Payloads made of a file's bytes, repeated or cut to each payload size.</summary>
+    /// <param name="path">The file; it must exist and hold at least one byte.</param>
+    /// <returns>This builder.</returns>
+    public BenchmarkPlanBuilder PayloadFile(string path) { _options = _options with { Payload = PayloadKind.File, PayloadFile = path }; return this; }
 
     /// <summary>Topic prefix, partitions, and whether to keep topics after their run.</summary>
     /// <param name="prefix">Topic prefix.</param>
@@ -207,6 +212,13 @@ public sealed class BenchmarkPlanBuilder
         CheckPositive(_sendBuffer, "send buffer", errors);
         CheckPositive(_receiveBuffer, "receive buffer", errors);
         CheckNonNegative(_fetchMinBytes, "fetch.min.bytes", errors);
+        if (_options.Payload == PayloadKind.File)
+        {
+            var file = _options.PayloadFile;
+            if (string.IsNullOrWhiteSpace(file)) Error("A file payload needs a file: write --payload file:PATH.");
+            else if (!File.Exists(file)) Error($"The payload file '{file}' does not exist: give an existing file, e.g. --payload file:./sample.json.");
+            else if (new FileInfo(file).Length == 0) Error($"The payload file '{file}' is empty: give a file with at least one byte.");
+        }
         foreach (var client in _overrides.Keys.Where(k => !_clients.Contains(k, StringComparer.OrdinalIgnoreCase)))
             Error($"A setting is given for client '{client}', which is not in the plan: name it in --clients, or fix the name in -X {client}:key=value.");
         foreach (var (client, settings) in _overrides)

@@ -92,10 +92,12 @@ public sealed class BenchmarkRunner
 
             int sequence = 0;
             var payloads = new Dictionary<int, byte[]>();
+            // Read once, before anything is timed.
+            ReadOnlyMemory<byte> fileBytes = plan.Payload == Payloads.PayloadKind.File ? await File.ReadAllBytesAsync(plan.PayloadFile!, cancellationToken) : default;
             foreach (var cell in plan.Cells())
             {
                 if (!payloads.TryGetValue(cell.PayloadBytes, out var payload))
-                    payloads[cell.PayloadBytes] = payload = PayloadFactory.Create(plan.Payload, cell.PayloadBytes, plan.Seed);
+                    payloads[cell.PayloadBytes] = payload = PayloadFactory.Create(plan.Payload, cell.PayloadBytes, plan.Seed, fileBytes);
 
                 var order = new List<(string Client, int Repetition)>();
                 if (plan.Warmup) order.AddRange(plan.Clients.Select(c => (c, 0)));
