@@ -4,6 +4,7 @@ using KafkaPerf.Adapters.Confluent;
 using KafkaPerf.Adapters.Java;
 using KafkaPerf.Cli.Commands;
 using KafkaPerf.Clients;
+using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
@@ -32,7 +33,18 @@ internal static class Program
         builder.Services.AddTransient<ClientsCommand>();
         builder.Services.AddTransient<BrokerCommand>();
         builder.Services.AddSingleton(new EmbeddedKafkaBrokerOptions());
-        using var host = builder.Build();
+        IHost built;
+        try
+        {
+            ConfigurationDefaults.AddSources(builder.Configuration);
+            built = builder.Build();
+        }
+        catch (InvalidDataException ex)
+        {
+            Console.Error.WriteLine($"kafkaperf: {ConfigurationDefaults.FileName} could not be read ({(ex.InnerException ?? ex).Message.ReplaceLineEndings(" ").TrimEnd('.')}): fix it or remove it.");
+            return ExitCodes.BadInput;
+        }
+        using var host = built;
 
         var root = new RootCommand("dotnet kafkaperf: benchmark Kafka clients side by side.")
         {
@@ -44,6 +56,16 @@ internal static class Program
         // Ctrl+C and SIGTERM cancel the token the actions receive; the runner then stops, deletes the current topic and
         // the partial result is saved. System.CommandLine would end the process 2 s after the signal, which a topic
         // deletion on a remote cluster can outlast: the action gets up to a minute.
+        try
+        {
+            // kafkaperf.json, then KAFKAPERF_ variables, then the flags typed: each overrides the one before.
+            args = ConfigurationDefaults.Apply(args, host.Services.GetRequiredService<IConfiguration>(), root);
+        }
+        catch (InvalidOperationException ex)
+        {
+            Console.Error.WriteLine($"kafkaperf: {ex.Message}");
+            return ExitCodes.BadInput;
+        }
         var parse = root.Parse(args);
         if (parse.Errors.Count > 0)
         {

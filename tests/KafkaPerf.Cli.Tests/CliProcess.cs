@@ -21,13 +21,17 @@ internal sealed class CliProcess : IDisposable
     /// <summary>The first line the process wrote to standard output.</summary>
     public Task<string> FirstLine => _firstLine.Task;
 
-    public static CliProcess Start(IReadOnlyDictionary<string, string?>? environment, params string[] args)
+    public static CliProcess Start(IReadOnlyDictionary<string, string?>? environment, params string[] args) => StartIn(null, environment, args);
+
+    /// <summary>Starts the tool in a working directory of the test's choosing.</summary>
+    public static CliProcess StartIn(string? workingDirectory, IReadOnlyDictionary<string, string?>? environment, params string[] args)
     {
         // "setsid" as the first argument starts the tool as the leader of a process group of its own.
         bool ownGroup = args.Length > 0 && args[0] == "setsid";
         var start = new ProcessStartInfo(ownGroup ? "setsid" : "dotnet")
         {
             RedirectStandardOutput = true, RedirectStandardError = true, RedirectStandardInput = true, UseShellExecute = false,
+            WorkingDirectory = workingDirectory ?? string.Empty,
         };
         if (ownGroup) start.ArgumentList.Add("dotnet");
         start.ArgumentList.Add(Path.Combine(AppContext.BaseDirectory, "dotnet-kafkaperf.dll"));
@@ -55,9 +59,13 @@ internal sealed class CliProcess : IDisposable
     }
 
     /// <summary>Runs to the end and returns the exit code.</summary>
-    public static async Task<(int Exit, string Stdout, string Stderr)> RunAsync(IReadOnlyDictionary<string, string?>? environment, params string[] args)
+    public static Task<(int Exit, string Stdout, string Stderr)> RunAsync(IReadOnlyDictionary<string, string?>? environment, params string[] args) =>
+        RunInAsync(null, environment, args);
+
+    /// <summary>Runs to the end in a working directory of the test's choosing.</summary>
+    public static async Task<(int Exit, string Stdout, string Stderr)> RunInAsync(string? workingDirectory, IReadOnlyDictionary<string, string?>? environment, params string[] args)
     {
-        using var cli = Start(environment, args);
+        using var cli = StartIn(workingDirectory, environment, args);
         using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(4));
         await cli.Process.WaitForExitAsync(timeout.Token);
         cli.Process.WaitForExit(); // drains the asynchronous readers

@@ -139,6 +139,36 @@ public partial class ProcessTests
     }
 
     [Fact]
+    public async Task Run_ConfigurationFileThenVariablesThenFlags_EachOverridesTheOneBefore()
+    {
+        var folder = Directory.CreateTempSubdirectory("kafkaperf-config-");
+        try
+        {
+            var output = Path.Combine(folder.FullName, "out");
+            File.WriteAllText(Path.Combine(folder.FullName, "kafkaperf.json"), $$"""
+                { "run": { "clients": "inmemory", "scenarios": ["produce"], "messages": 100, "sizes": "10", "repeat": 2, "quiet": true, "format": "json", "output": "{{output}}" } }
+                """);
+            var variable = new Dictionary<string, string?> { ["KAFKAPERF_RUN__REPEAT"] = "3" };
+
+            var fromFile = await CliProcess.RunInAsync(folder.FullName, null, "run");
+            var fromVariable = await CliProcess.RunInAsync(folder.FullName, variable, "run");
+            var fromFlag = await CliProcess.RunInAsync(folder.FullName, variable, "run", "--repeat", "4");
+            File.WriteAllText(Path.Combine(folder.FullName, "kafkaperf.json"), "{ \"run\": { \"repaet\": 5 } }");
+            var typo = await CliProcess.RunInAsync(folder.FullName, null, "run");
+
+            Assert.Equal((0, 0, 0), (fromFile.Exit, fromVariable.Exit, fromFlag.Exit));
+            var repeats = Directory.GetFiles(output, "*.json").OrderBy(File.GetLastWriteTimeUtc).Select(f => KafkaPerf.Reporting.Exporters.ResultJson.Read(f).Plan.Repeat);
+            Assert.Equal([2, 3, 4], repeats);
+            Assert.Equal(2, typo.Exit);
+            Assert.StartsWith("kafkaperf: 'run:repaet' (from kafkaperf.json or KAFKAPERF_RUN__REPAET) is not an option of run", Assert.Single(Lines(typo.Stderr)), StringComparison.Ordinal);
+        }
+        finally
+        {
+            folder.Delete(recursive: true);
+        }
+    }
+
+    [Fact]
     public async Task Run_KafkaHomeWithoutJars_OneLineExit2AndNothingWritten()
     {
         var output = Path.Combine(Path.GetTempPath(), "kafkaperf-cli-" + Guid.NewGuid().ToString("N"));
