@@ -1,0 +1,78 @@
+using System.Diagnostics;
+
+namespace KafkaPerf.Cli.Tests;
+
+/// <summary>The global tool as users get it: packed, installed from a local folder, run on its own (embedded broker,
+/// Kafka's jars and librdkafka from inside the package).</summary>
+public class ToolPackageTests
+{
+    [Fact]
+    public async Task PackedTool_InstallsFromAFolderAndRunsClientsAndATinyRun()
+    {
+        var root = RepositoryRoot();
+        var work = Directory.CreateTempSubdirectory("kafkaperf-tool-");
+        try
+        {
+            var feed = Path.Combine(work.FullName, "feed");
+            var tools = Path.Combine(work.FullName, "tools");
+            var output = Path.Combine(work.FullName, "out");
+
+            var pack = await RunAsync(root, "dotnet", "pack", Path.Combine(root, "src", "KafkaPerf.Cli"), "-c", "Release", "--no-build", "-o", feed, "-v", "q", "-nologo");
+            Assert.True(pack.Exit == 0, pack.Output);
+            var package = Assert.Single(Directory.GetFiles(feed, "KafkaPerf.Cli.*.nupkg"));
+            using (var zip = System.IO.Compression.ZipFile.OpenRead(package))
+            {
+                Assert.Contains(zip.Entries, e => e.FullName.EndsWith("kafka/libs/kafka-clients-4.3.1.jar", StringComparison.Ordinal));
+                Assert.Contains(zip.Entries, e => e.FullName.EndsWith("kafka/kafkaperf-java.jar", StringComparison.Ordinal));
+                Assert.Contains(zip.Entries, e => e.FullName.EndsWith("librdkafka/librdkafka.so.1", StringComparison.Ordinal));
+                Assert.Contains(zip.Entries, e => e.FullName == "README.md");
+            }
+
+            var install = await RunAsync(work.FullName, "dotnet", "tool", "install", "KafkaPerf.Cli", "--tool-path", tools, "--add-source", feed);
+            Assert.True(install.Exit == 0, install.Output);
+            var tool = Path.Combine(tools, "dotnet-kafkaperf");
+
+            var clients = await RunAsync(work.FullName, tool, "clients");
+            var run = await RunAsync(work.FullName, tool, "run", "--clients", "confluent,java", "--scenarios", "produce", "--messages", "100",
+                "--sizes", "10", "--repeat", "1", "--broker-heap", "256", "--quiet", "--output", output);
+
+            Assert.True(clients.Exit == 0, clients.Output);
+            Assert.Equal(4, clients.Output.Split('\n').Count(l => l.Trim() == "ready"));
+            Assert.True(run.Exit == 0, run.Output);
+            // Everything came from the installed package: jars, the Java helper and librdkafka.
+            Assert.Contains(Path.Combine(tools, ".store"), run.Output, StringComparison.Ordinal);
+            Assert.Equal(3, Directory.GetFiles(output).Length);
+        }
+        finally
+        {
+            work.Delete(recursive: true);
+        }
+    }
+
+    private static string RepositoryRoot()
+    {
+        for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
+        {
+            if (File.Exists(Path.Combine(dir.FullName, "KafkaPerf.sln"))) return dir.FullName;
+        }
+        throw new InvalidOperationException("The repository root was not found above " + AppContext.BaseDirectory);
+    }
+
+    private static async Task<(int Exit, string Output)> RunAsync(string directory, string file, params string[] args)
+    {
+        var start = new ProcessStartInfo(file)
+        {
+            WorkingDirectory = directory, RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false,
+        };
+        foreach (var arg in args) start.ArgumentList.Add(arg);
+        // The tool must stand on its own: nothing from this test process's environment points it at the build.
+        start.Environment.Remove("KAFKAPERF_KAFKA_HOME");
+        start.Environment.Remove("KAFKAPERF_LIBRDKAFKA");
+        using var process = Process.Start(start)!;
+        var stdout = process.StandardOutput.ReadToEndAsync();
+        var stderr = process.StandardError.ReadToEndAsync();
+        using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(5));
+        await process.WaitForExitAsync(timeout.Token);
+        return (process.ExitCode, await stdout + await stderr);
+    }
+}
