@@ -4,14 +4,17 @@ using KafkaPerf.Running;
 
 namespace KafkaPerf.Cli;
 
-/// <summary>One line per run on standard error, so standard output stays clean for the tables.</summary>
+/// <summary>One line per run on standard error, so standard output stays clean for the tables; each line ends with an
+/// estimate of the time left (the mean time per run so far, times the runs to go).</summary>
 internal sealed class ConsoleProgress(TextWriter writer) : IBenchmarkProgress
 {
     private bool _showVariant;
+    private long _started;
 
     public void OnPlanStarted(BenchmarkPlan plan)
     {
         _showVariant = plan.SettingsVariants.Count > 1;
+        _started = System.Diagnostics.Stopwatch.GetTimestamp();
         writer.WriteLine($"kafkaperf: {Count(plan.TotalRuns, "run")} ({Count(plan.Clients.Count, "client")} × {Count(plan.Cells().Count(), "cell")} × "
             + $"{Count(plan.Repeat, "repetition")}{(plan.Warmup ? " + 1 warm-up" : string.Empty)})");
     }
@@ -28,7 +31,18 @@ internal sealed class ConsoleProgress(TextWriter writer) : IBenchmarkProgress
             : $"FAILED: {record.Error}";
         var line = string.Create(CultureInfo.InvariantCulture,
             $"[{run.Sequence,4}/{run.TotalRuns}] {cell.Scenario.ToString().ToLowerInvariant(),-9} {cell.MessageCount,9:N0} × {cell.PayloadBytes,6} B  {run.Client,-12} {(run.IsWarmup ? "warm-up" : $"run {run.Repetition}"),-7} {outcome}");
-        writer.WriteLine(_showVariant ? $"{line}  [{cell.Variant}]" : line);
+        if (_showVariant) line += $"  [{cell.Variant}]";
+        writer.WriteLine(run.Sequence < run.TotalRuns ? $"{line}  {TimeLeft(run)}" : line);
+    }
+
+    /// <summary>About how long the remaining runs take, at the pace so far.</summary>
+    internal string TimeLeft(RunDescriptor run)
+    {
+        var elapsed = System.Diagnostics.Stopwatch.GetElapsedTime(_started);
+        var left = elapsed / run.Sequence * (run.TotalRuns - run.Sequence);
+        return left.TotalSeconds < 60
+            ? string.Create(CultureInfo.InvariantCulture, $"~{Math.Ceiling(left.TotalSeconds):0} s left")
+            : string.Create(CultureInfo.InvariantCulture, $"~{(int)left.TotalMinutes} min {left.Seconds:00} s left");
     }
 
     private static string Count(int n, string noun) => n.ToString("N0", CultureInfo.InvariantCulture) + " " + (n == 1 ? noun : noun + "s");
