@@ -11,11 +11,11 @@ namespace KafkaPerf.Statistics;
 /// <param name="High">Upper end of the confidence interval of <paramref name="Ratio"/>; NaN with too few runs.</param>
 /// <remarks>
 /// <para>With n and m runs the n·m pairwise differences are sorted; the interval runs from the (k+1)-th smallest to the
-/// (k+1)-th largest, k = ⌊n·m/2 − z·√(n·m·(n+m+1)/12)⌋ (the normal approximation of the Mann–Whitney statistic, z the
-/// standard normal quantile of the two-sided level). It assumes only that the runs are independent and that one
+/// (k+1)-th largest, k the largest u with P(U ≤ u) ≤ (1 − level)/2 under the Mann–Whitney null distribution: exact up
+/// to 50 runs a side, then its normal approximation k = ⌊n·m/2 − z·√(n·m·(n+m+1)/12) − ½⌋. It assumes only that the runs are independent and that one
 /// distribution is the other one scaled, which is how benchmark times behave: no normality, and a slow outlier moves it
-/// no more than any other run. With fewer than 3 runs on either side, or a level the sample cannot reach, the interval
-/// is (NaN, NaN).</para>
+/// no more than any other run. With fewer than 3 runs on either side, or a level the sample cannot reach (3 against 3
+/// or 4 at 95 %), the interval is (NaN, NaN).</para>
 /// <para>Why not the ratio of means: one slow run in ten (a GC, a noisy neighbour) inflates both the mean and the
 /// spread, so the interval of the ratio of means gets wide and verdicts become "inconclusive" even for identical
 /// clients (the calibration study in docs/BENCHMARKS.md).</para>
