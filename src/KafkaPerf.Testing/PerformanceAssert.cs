@@ -1,0 +1,115 @@
+using System.Globalization;
+using System.Text;
+using KafkaPerf.Measurement;
+using KafkaPerf.Reporting;
+using KafkaPerf.Scenarios;
+using KafkaPerf.Statistics;
+
+namespace KafkaPerf.Testing;
+
+/// <summary>
+/// Assertions on a <see cref="BenchmarkResult"/>, for performance tests in any test framework: a failure throws
+/// <see cref="PerformanceAssertionException"/> whose message shows the measured statistics as a table.
+/// </summary>
+/// <remarks>Each assertion looks at every cell (client × scenario × messages × payload × settings) that matches the
+/// optional filters, and fails if any of them misses; a filter that matches nothing fails too, so a typo cannot pass.</remarks>
+public static class PerformanceAssert
+{
+    /// <summary>Every matching cell's median throughput is at least <paramref name="messagesPerSecond"/>.</summary>
+    public static void ThroughputAtLeast(BenchmarkResult result, double messagesPerSecond, string? client = null, ScenarioKind? scenario = null) =>
+        Check(result, client, scenario, c => c.MessagesPerSecond.Median >= messagesPerSecond,
+            string.Create(CultureInfo.InvariantCulture, $"a median throughput of at least {messagesPerSecond:N0} msg/s"));
+
+    /// <summary>Every matching cell's median throughput is at least <paramref name="megabytesPerSecond"/> MB/s (10^6 payload bytes a second).</summary>
+    public static void MegabytesPerSecondAtLeast(BenchmarkResult result, double megabytesPerSecond, string? client = null, ScenarioKind? scenario = null) =>
+        Check(result, client, scenario, c => c.MegabytesPerSecond.Median >= megabytesPerSecond,
+            string.Create(CultureInfo.InvariantCulture, $"a median throughput of at least {megabytesPerSecond:0.##} MB/s"));
+
+    /// <summary>Every matching cell that measured latency has its <paramref name="percentile"/> (50, 99, 99.9 …) at most <paramref name="max"/>.</summary>
+    public static void LatencyAtMost(BenchmarkResult result, double percentile, TimeSpan max, string? client = null, ScenarioKind? scenario = null)
+    {
+        double limit = max.TotalMicroseconds;
+        Check(result, client, scenario, c => c.Latency is null || Percentile(c.Latency, percentile) <= limit,
+            string.Create(CultureInfo.InvariantCulture, $"a p{percentile} latency of at most {limit:N0} µs"),
+            requireLatency: true);
+    }
+
+    /// <summary>No run of any matching cell lost, duplicated or failed a record, and no run failed.</summary>
+    public static void NoLossOrDuplicates(BenchmarkResult result, string? client = null, ScenarioKind? scenario = null) =>
+        Check(result, client, scenario, c => c.Lost == 0 && c.Duplicates == 0 && c.FailedRuns == 0, "no lost or duplicated record and no failed run");
+
+    /// <summary>
+    /// The candidate is not slower than the baseline by more than <paramref name="percent"/> % with 95 % confidence, in
+    /// every cell of one plan that measured both: it fails when the interval of the robust ratio of elapsed times lies
+    /// wholly above 1 + percent/100. Needs repeated runs (at least 4 a side), never one.
+    /// </summary>
+    public static void NotSlowerThan(BenchmarkResult result, string candidate, string baseline, double percent)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        var cells = result.Cells.Where(c => c.Client == candidate).ToList();
+        if (cells.Count == 0) throw new PerformanceAssertionException($"No cell of client '{candidate}' in the result: clients are {string.Join(", ", result.Plan.Clients)}.");
+        var failures = new List<string>();
+        var rows = new List<(CellResult Cell, Comparison? Comparison)>();
+        foreach (var cell in cells)
+        {
+            var other = result.Cells.FirstOrDefault(b => b.Client == baseline && b.Scenario == cell.Scenario && b.MessageCount == cell.MessageCount
+                && b.PayloadBytes == cell.PayloadBytes && b.Variant == cell.Variant)
+                ?? throw new PerformanceAssertionException($"Client '{baseline}' has no cell beside '{candidate}' {Describe(cell)}: run both in one plan.");
+            if (cell.ElapsedSamples.Count < 4 || other.ElapsedSamples.Count < 4)
+                throw new PerformanceAssertionException(
+                    $"{Describe(cell)}: {cell.ElapsedSamples.Count} and {other.ElapsedSamples.Count} successful runs; a comparison needs at least 4 a side (.Repeat(10) or more).");
+            var comparison = Comparison.Of(cell.ElapsedSamples, other.ElapsedSamples, MetricDirection.LowerIsBetter);
+            rows.Add((cell, comparison));
+            rows.Add((other, null));
+            if (comparison.ShiftRatioLow > 1 + (percent / 100))
+                failures.Add(string.Create(CultureInfo.InvariantCulture,
+                    $"{Describe(cell)}: '{candidate}' is {(comparison.ShiftRatio - 1) * 100:0.0} % slower than '{baseline}' (95 % interval {(comparison.ShiftRatioLow - 1) * 100:0.0} to {(comparison.ShiftRatioHigh - 1) * 100:0.0} %), beyond the {percent:0.#} % allowed"));
+        }
+        if (failures.Count > 0)
+            throw new PerformanceAssertionException(string.Join(Environment.NewLine, failures) + Environment.NewLine + Environment.NewLine + Table(rows));
+    }
+
+    private static void Check(BenchmarkResult result, string? client, ScenarioKind? scenario, Func<CellResult, bool> passes, string expectation, bool requireLatency = false)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        var cells = result.Cells.Where(c => (client is null || c.Client == client) && (scenario is null || c.Scenario == scenario)).ToList();
+        if (cells.Count == 0)
+            throw new PerformanceAssertionException($"No cell matches (client {client ?? "any"}, scenario {scenario?.ToString() ?? "any"}): clients are {string.Join(", ", result.Plan.Clients)}.");
+        if (requireLatency && cells.All(c => c.Latency is null))
+            throw new PerformanceAssertionException("No matching cell measured latency (produce needs a client with per-record acknowledgements; roundtrip always measures it).");
+        var failed = cells.Where(c => !passes(c)).ToList();
+        if (failed.Count == 0) return;
+        throw new PerformanceAssertionException(
+            $"Expected {expectation}; {failed.Count} of {cells.Count} cells missed it:" + Environment.NewLine + Environment.NewLine + Table(failed.Select(c => (c, (Comparison?)null))));
+    }
+
+    private static double Percentile(LatencySummary latency, double percentile) => percentile switch
+    {
+        50 => latency.P50Micros,
+        90 => latency.P90Micros,
+        95 => latency.P95Micros,
+        99 => latency.P99Micros,
+        99.9 => latency.P999Micros,
+        99.99 => latency.P9999Micros,
+        100 => latency.MaxMicros,
+        _ => throw new ArgumentOutOfRangeException(nameof(percentile), percentile, "Use 50, 90, 95, 99, 99.9, 99.99 or 100."),
+    };
+
+    private static string Describe(CellResult c) =>
+        string.Create(CultureInfo.InvariantCulture, $"{c.Scenario.ToString().ToLowerInvariant()} {c.MessageCount} × {c.PayloadBytes} B ({c.Variant})");
+
+    /// <summary>The measured statistics of the cells, as the CLI's table shows them.</summary>
+    private static string Table(IEnumerable<(CellResult Cell, Comparison? Comparison)> rows)
+    {
+        var text = new StringBuilder("| client | cell | runs | failed | median s | CV % | median msg/s | median MB/s | p50 µs | p99 µs | lost | dup | robust ratio % (95 % CI) |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+        foreach (var (c, comparison) in rows)
+        {
+            text.Append(CultureInfo.InvariantCulture,
+                $"| {c.Client} | {Describe(c)} | {c.Runs} | {c.FailedRuns} | {c.ElapsedSeconds.Median:0.000000} | {c.ElapsedSeconds.CoefficientOfVariation * 100:0.00} | {c.MessagesPerSecond.Median:N0} | {c.MegabytesPerSecond.Median:0.00} | ")
+                .Append(CultureInfo.InvariantCulture, $"{(c.Latency is { } l ? l.P50Micros.ToString("0.0", CultureInfo.InvariantCulture) : "–")} | {(c.Latency is { } m ? m.P99Micros.ToString("0.0", CultureInfo.InvariantCulture) : "–")} | {c.Lost} | {c.Duplicates} | ")
+                .Append(comparison is null ? "–" : string.Create(CultureInfo.InvariantCulture, $"{comparison.ShiftRatio * 100:0.0} ({comparison.ShiftRatioLow * 100:0.0}–{comparison.ShiftRatioHigh * 100:0.0})"))
+                .Append(" |\n");
+        }
+        return text.ToString();
+    }
+}
