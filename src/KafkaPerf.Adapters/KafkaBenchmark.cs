@@ -1,0 +1,196 @@
+using KafkaPerf.Adapters;
+using KafkaPerf.Adapters.Broker;
+using KafkaPerf.Adapters.Confluent;
+using KafkaPerf.Adapters.Java;
+using KafkaPerf.Clients;
+using KafkaPerf.Clients.InMemory;
+using KafkaPerf.Payloads;
+using KafkaPerf.Reporting;
+using KafkaPerf.Running;
+using KafkaPerf.Scenarios;
+
+namespace KafkaPerf;
+
+/// <summary>
+/// The fluent way into KafkaPerf from code: where to run, then what, then <see cref="KafkaBenchmarkBuilder.RunAsync"/>,
+/// which returns the same result model the CLI writes.
+/// </summary>
+/// <example>
+/// <code>
+/// var result = await KafkaBenchmark.OnEmbeddedBroker()
+///     .Clients("confluent", "java")
+///     .Produce(messages: 100_000, payloadBytes: 1_000)
+///     .Repeat(10)
+///     .RunAsync(ct);
+/// </code>
+/// </example>
+public static class KafkaBenchmark
+{
+    /// <summary>Runs on a Kafka broker KafkaPerf starts for the run and stops after it (the CLI's default).</summary>
+    /// <param name="options">Heap, Kafka distribution, Java; defaults when omitted.</param>
+    public static KafkaBenchmarkBuilder OnEmbeddedBroker(EmbeddedKafkaBrokerOptions? options = null) => new(null, options ?? new EmbeddedKafkaBrokerOptions());
+
+    /// <summary>Runs on an existing cluster.</summary>
+    /// <param name="bootstrapServers"><c>host:port,…</c>.</param>
+    public static KafkaBenchmarkBuilder OnCluster(string bootstrapServers)
+    {
+        ArgumentException.ThrowIfNullOrWhiteSpace(bootstrapServers);
+        return new(bootstrapServers, null);
+    }
+}
+
+/// <summary>What to run; every option of <c>dotnet kafkaperf run</c> is reachable, the rarer ones through <see cref="Plan"/>.</summary>
+public sealed class KafkaBenchmarkBuilder
+{
+    private readonly string? _bootstrap;
+    private readonly EmbeddedKafkaBrokerOptions? _brokerOptions;
+    private readonly BenchmarkPlanBuilder _plan = new();
+    private readonly List<ScenarioKind> _scenarios = [];
+    private readonly List<long> _messages = [];
+    private readonly List<int> _sizes = [];
+    private readonly Dictionary<string, IBenchClientFactory> _factories = new(StringComparer.OrdinalIgnoreCase);
+    private IBenchmarkProgress? _progress;
+
+    internal KafkaBenchmarkBuilder(string? bootstrap, EmbeddedKafkaBrokerOptions? brokerOptions)
+    {
+        _bootstrap = bootstrap;
+        _brokerOptions = brokerOptions;
+        foreach (var factory in new IBenchClientFactory[]
+        {
+            new ConfluentClientFactory(), new JavaClientFactory(false), new JavaClientFactory(true), new InMemoryClientFactory(new InMemoryClientOptions()),
+        })
+        {
+            _factories[factory.Name] = factory;
+        }
+    }
+
+    /// <summary>The clients to compare, by name (<c>confluent</c>, <c>java</c>, <c>java-batched</c>, <c>inmemory</c>, or one added with <see cref="Client"/>); the first is the baseline.</summary>
+    public KafkaBenchmarkBuilder Clients(params string[] names)
+    {
+        _plan.Clients(names);
+        return this;
+    }
+
+    /// <summary>Adds a client of your own (or replaces a built-in one with other options, e.g. a Java heap).</summary>
+    public KafkaBenchmarkBuilder Client(IBenchClientFactory factory)
+    {
+        ArgumentNullException.ThrowIfNull(factory);
+        _factories[factory.Name] = factory;
+        return this;
+    }
+
+    /// <summary>Adds produce runs of this many messages and payload size. Each call adds to the matrix, which runs every
+    /// scenario with every message count and every size given.</summary>
+    public KafkaBenchmarkBuilder Produce(long messages, int payloadBytes) => Add(ScenarioKind.Produce, messages, payloadBytes);
+
+    /// <summary>Adds consume runs (the topic is filled first, untimed).</summary>
+    public KafkaBenchmarkBuilder Consume(long messages, int payloadBytes) => Add(ScenarioKind.Consume, messages, payloadBytes);
+
+    /// <summary>Adds produce→consume roundtrip runs.</summary>
+    public KafkaBenchmarkBuilder Roundtrip(long messages, int payloadBytes) => Add(ScenarioKind.Roundtrip, messages, payloadBytes);
+
+    /// <summary>Measured repetitions per client and cell (after one excluded warm-up).</summary>
+    public KafkaBenchmarkBuilder Repeat(int repeat)
+    {
+        _plan.Repeat(repeat);
+        return this;
+    }
+
+    /// <summary>The common client settings (e.g. <see cref="ClientSettings.SeedProfile"/>).</summary>
+    public KafkaBenchmarkBuilder Settings(ClientSettings settings)
+    {
+        _plan.Settings(settings);
+        return this;
+    }
+
+    /// <summary>A client's own <c>key=value</c> setting (the CLI's <c>-X client:key=value</c>).</summary>
+    public KafkaBenchmarkBuilder Override(string client, string key, string value)
+    {
+        _plan.Override(client, key, value);
+        return this;
+    }
+
+    /// <summary>What payloads look like.</summary>
+    public KafkaBenchmarkBuilder Payload(PayloadKind kind)
+    {
+        _plan.Payload(kind);
+        return this;
+    }
+
+    /// <summary>Consumers that can prefetch on a thread of their own do so.</summary>
+    public KafkaBenchmarkBuilder UsePrefetch()
+    {
+        _plan.Consume(usePrefetch: true);
+        return this;
+    }
+
+    /// <summary>Where progress goes (nothing by default).</summary>
+    public KafkaBenchmarkBuilder Progress(IBenchmarkProgress progress)
+    {
+        _progress = progress;
+        return this;
+    }
+
+    /// <summary>Any other option of the plan: sweeps (<c>Acks</c>, <c>LingerMs</c>, …), topics, order, tolerance, stall timeout.</summary>
+    public KafkaBenchmarkBuilder Plan(Action<BenchmarkPlanBuilder> configure)
+    {
+        ArgumentNullException.ThrowIfNull(configure);
+        configure(_plan);
+        return this;
+    }
+
+    /// <summary>Validates the plan, starts the broker if it is the embedded one and a client needs it, runs every cell and
+    /// stops the broker.</summary>
+    /// <param name="cancellationToken">Stops the runs; the result then holds those done so far.</param>
+    /// <returns>The result: the model the CLI exports (CSV, JSON, Markdown through <c>DefaultExporters</c>).</returns>
+    /// <exception cref="PlanValidationException">The plan is not valid or a client cannot run here; one line per problem, as the CLI prints them.</exception>
+    /// <exception cref="PrerequisiteException">Java, Kafka's jars or librdkafka are missing, or the cluster does not answer.</exception>
+    /// <exception cref="BrokerStartException">The embedded broker did not start.</exception>
+    public async Task<BenchmarkResult> RunAsync(CancellationToken cancellationToken = default)
+    {
+        if (_scenarios.Count > 0)
+        {
+            _plan.Scenarios([.. _scenarios.Distinct()]).MessageCounts([.. _messages.Distinct()]).PayloadSizes([.. _sizes.Distinct()]);
+        }
+        var plan = _plan.Build();
+        var registry = new ClientRegistry(_factories.Values);
+        var findings = new BenchmarkRunner(registry, new ClientConnection(_bootstrap ?? "embedded")).Validate(plan);
+        if (findings.Count > 0) throw new PlanValidationException(findings);
+
+        EmbeddedKafkaBroker? broker = null;
+        try
+        {
+            ClientConnection connection;
+            if (!plan.Clients.Any(name => registry.Get(name).RequiresBroker))
+            {
+                connection = ClientConnection.None;
+            }
+            else if (_bootstrap is not null)
+            {
+                connection = new ClientConnection(_bootstrap) { BrokerDescription = "external" };
+            }
+            else
+            {
+                broker = await EmbeddedKafkaBroker.StartAsync(_brokerOptions!, cancellationToken).ConfigureAwait(false);
+                connection = new ClientConnection(broker.BootstrapServers, broker.KafkaVersion)
+                {
+                    BrokerDescription = $"embedded KRaft broker, started in {broker.StartupTime.TotalSeconds:0.0} s",
+                    BrokerConfig = broker.Config,
+                };
+            }
+            return await new BenchmarkRunner(registry, connection).RunAsync(plan, _progress, cancellationToken).ConfigureAwait(false);
+        }
+        finally
+        {
+            if (broker is not null) await broker.DisposeAsync().ConfigureAwait(false);
+        }
+    }
+
+    private KafkaBenchmarkBuilder Add(ScenarioKind scenario, long messages, int payloadBytes)
+    {
+        _scenarios.Add(scenario);
+        _messages.Add(messages);
+        _sizes.Add(payloadBytes);
+        return this;
+    }
+}

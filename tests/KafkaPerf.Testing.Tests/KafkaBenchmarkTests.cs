@@ -1,0 +1,50 @@
+using KafkaPerf.Running;
+using KafkaPerf.Scenarios;
+
+namespace KafkaPerf.Testing.Tests;
+
+public class KafkaBenchmarkTests
+{
+    [Fact]
+    public async Task OnEmbeddedBroker_ConfluentAndJava_RunsAndReturnsTheResultModel()
+    {
+        var result = await KafkaBenchmark.OnEmbeddedBroker(new Adapters.Broker.EmbeddedKafkaBrokerOptions { HeapMegabytes = 256 })
+            .Clients("confluent", "java")
+            .Produce(messages: 2_000, payloadBytes: 100)
+            .Repeat(2)
+            .RunAsync();
+
+        Assert.All(result.Runs, r => Assert.True(r.Succeeded, r.Error));
+        Assert.Equal(2 * (2 + 1), result.Runs.Count);
+        Assert.Equal(["confluent", "java"], result.Clients.Select(c => c.Name));
+        Assert.Equal("4.3.1", result.Environment.BrokerVersion);
+        Assert.Single(result.Comparisons);
+        PerformanceAssert.NoLossOrDuplicates(result);
+    }
+
+    [Fact]
+    public async Task InMemoryOnly_NoBrokerStarts_AndTheMatrixIsScenariosTimesCountsTimesSizes()
+    {
+        var result = await KafkaBenchmark.OnEmbeddedBroker()
+            .Clients("inmemory")
+            .Produce(1_000, 10)
+            .Roundtrip(2_000, 100)
+            .Repeat(1)
+            .Plan(p => p.Warmup(false))
+            .RunAsync();
+
+        Assert.Null(result.Environment.BrokerVersion);
+        Assert.Equal(2 * 2 * 2, result.Runs.Count);
+    }
+
+    [Theory]
+    [InlineData("nope", 1, "Unknown client 'nope': choose from confluent, inmemory, java, java-batched.")]
+    [InlineData("inmemory", 0, "Repeat 0 is below 1: run each cell at least once.")]
+    public async Task RunAsync_BadPlan_SameOneLineErrorsAsTheCli(string client, int repeat, string expected)
+    {
+        var ex = await Assert.ThrowsAsync<PlanValidationException>(() =>
+            KafkaBenchmark.OnEmbeddedBroker().Clients(client).Produce(10, 10).Repeat(repeat).RunAsync());
+
+        Assert.Equal(expected, ex.Message);
+    }
+}
