@@ -43,11 +43,12 @@ public static class PerformanceAssert
     /// every cell of one plan that measured both: it fails when the interval of the robust ratio of elapsed times lies
     /// wholly above 1 + percent/100. Needs repeated runs (at least 4 a side), never one.
     /// </summary>
-    public static void NotSlowerThan(BenchmarkResult result, string candidate, string baseline, double percent)
+    public static void NotSlowerThan(BenchmarkResult result, string candidate, string baseline, double percent, ScenarioKind? scenario = null)
     {
         ArgumentNullException.ThrowIfNull(result);
-        var cells = result.Cells.Where(c => c.Client == candidate).ToList();
-        if (cells.Count == 0) throw new PerformanceAssertionException($"No cell of client '{candidate}' in the result: clients are {string.Join(", ", result.Plan.Clients)}.");
+        var cells = result.Cells.Where(c => c.Client == candidate && (scenario is null || c.Scenario == scenario)).ToList();
+        if (cells.Count == 0)
+            throw new PerformanceAssertionException($"No cell of client '{candidate}'{(scenario is null ? string.Empty : $" and scenario {scenario}")} in the result: clients are {string.Join(", ", result.Plan.Clients)}.");
         var failures = new List<string>();
         var rows = new List<(CellResult Cell, Comparison? Comparison)>();
         foreach (var cell in cells)

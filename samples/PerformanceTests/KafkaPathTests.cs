@@ -1,0 +1,33 @@
+using KafkaPerf.Adapters.Confluent;
+using KafkaPerf.Adapters.Java;
+using KafkaPerf.Clients;
+using KafkaPerf.Running;
+using KafkaPerf.Scenarios;
+using KafkaPerf.Testing;
+
+namespace PerformanceTests;
+
+/// <summary>Performance assertions against a real broker (embedded, or KAFKAPERF_BOOTSTRAP): the kind of test a team
+/// keeps in CI so that its Kafka path cannot get slower unnoticed.</summary>
+public sealed class KafkaPathTests(KafkaBrokerFixture broker) : IClassFixture<KafkaBrokerFixture>
+{
+    [Fact]
+    public async Task ConfluentAndJava_MeetTheFloorLoseNothingAndJavaConsumesNoSlower()
+    {
+        var plan = new BenchmarkPlanBuilder()
+            .Clients("confluent", "java")
+            .Scenarios(ScenarioKind.Produce, ScenarioKind.Consume)
+            .MessageCounts(10_000).PayloadSizes(1_000)
+            .Settings(ClientSettings.SeedProfile)
+            .Repeat(5)
+            .Build();
+
+        var result = await broker.RunAsync(plan, [new ConfluentClientFactory(), new JavaClientFactory(batched: false)]);
+
+        PerformanceAssert.NoLossOrDuplicates(result);
+        // A floor far below this machine's figures (docs/BENCHMARKS.md), so only a real regression trips it.
+        PerformanceAssert.ThroughputAtLeast(result, 10_000, "confluent", ScenarioKind.Produce);
+        // The Java consumer is not slower than confluent's by more than 10 % (it was about 4 times faster here).
+        PerformanceAssert.NotSlowerThan(result, "java", "confluent", percent: 10, ScenarioKind.Consume);
+    }
+}
