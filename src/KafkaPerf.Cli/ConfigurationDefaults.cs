@@ -39,7 +39,8 @@ internal static class ConfigurationDefaults
         {
             // Variables keep their case (KAFKAPERF_RUN__REPEAT is "REPEAT"); options are lower case.
             var name = "--" + entry.Key.ToLowerInvariant();
-            var option = command.Options.FirstOrDefault(o => o.Name == name || o.Aliases.Contains(name))
+            // Short options keep their case: "X" is -X (a list: {"X": ["confluent:linger.ms=5", "java:linger.ms=5"]}).
+            var option = command.Options.FirstOrDefault(o => o.Name == name || o.Aliases.Contains(name) || o.Name == "-" + entry.Key)
                 ?? throw new InvalidOperationException(
                     $"'{command.Name}:{entry.Key}' (from {FileName} or {VariablePrefix}{command.Name.ToUpperInvariant()}__{entry.Key.ToUpperInvariant()}) is not an option of {command.Name}: see 'dotnet kafkaperf {command.Name} --help'.");
             if (typed.Contains(option.Name) || option.Aliases.Any(typed.Contains)) continue;
