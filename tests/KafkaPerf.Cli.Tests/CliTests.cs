@@ -63,6 +63,18 @@ public class CliTests
     }
 
     [Fact]
+    public async Task Clients_ShowsLibraryCapabilitiesAndReadiness()
+    {
+        var (exit, stdout, _) = await RunAsync("clients");
+
+        Assert.Equal(0, exit);
+        Assert.Contains("library: Confluent.Kafka 2.15.1, librdkafka 2.15.1", stdout, StringComparison.Ordinal);
+        Assert.Contains("library: Apache Kafka client 4.3.1", stdout, StringComparison.Ordinal);
+        Assert.Contains("capabilities: Prefetch, DeliveryLatency", stdout, StringComparison.Ordinal);
+        Assert.Equal(4, stdout.Split('\n').Count(l => l.Trim() == "ready"));
+    }
+
+    [Fact]
     public async Task Run_EmptyOutput_OneLineExit2()
     {
         var (exit, _, err) = await RunAsync("run", "--clients", "inmemory", "--output", "");

@@ -21,6 +21,22 @@ public sealed class ConfluentClientFactory(ConfluentClientOptions? options = nul
     public bool RequiresBroker => true;
 
     /// <inheritdoc />
+    public ClientCapabilities Capabilities => ClientCapabilities.DeliveryLatency;
+
+    /// <inheritdoc />
+    public string? DescribeLibrary()
+    {
+        try
+        {
+            return $"Confluent.Kafka {ConfluentNativeLibrary.ManagedVersion}, {ConfluentNativeLibrary.EnsureLoaded().Describe()}";
+        }
+        catch (PrerequisiteException)
+        {
+            return null;
+        }
+    }
+
+    /// <inheritdoc />
     public string? CheckAvailability()
     {
         try

@@ -29,6 +29,23 @@ public sealed class JavaClientFactory(bool batched, JavaClientOptions? options =
     public bool RequiresBroker => true;
 
     /// <inheritdoc />
+    public ClientCapabilities Capabilities => ClientCapabilities.DeliveryLatency | ClientCapabilities.Prefetch;
+
+    /// <inheritdoc />
+    public string? DescribeLibrary()
+    {
+        try
+        {
+            var jars = KafkaJars.Locate(_options.KafkaHome);
+            return $"Apache Kafka client {jars.KafkaVersion} ({jars.Origin}), in-process JVM from {JvmHost.FindLibJvm(_options.JavaHome)}";
+        }
+        catch (PrerequisiteException)
+        {
+            return null;
+        }
+    }
+
+    /// <inheritdoc />
     public string? CheckAvailability()
     {
         if (JvmHost.Current is not null) return null;

@@ -15,6 +15,8 @@ internal sealed class ClientsCommand(ClientRegistry registry)
             {
                 var problem = factory.CheckAvailability();
                 Console.WriteLine($"{factory.Name,-12} {(factory.RequiresBroker ? "needs a broker" : "no broker"),-15} {factory.Description}");
+                if (factory.DescribeLibrary() is { } library) Console.WriteLine($"{string.Empty,-12} library: {library}");
+                Console.WriteLine($"{string.Empty,-12} capabilities: {factory.Capabilities}");
                 Console.WriteLine($"{string.Empty,-12} {(problem is null ? "ready" : "cannot run here: " + problem)}");
             }
             return ExitCodes.Success;

@@ -14,5 +14,12 @@ public sealed class InMemoryClientFactory(InMemoryClientOptions options) : IBenc
     public bool RequiresBroker => false;
 
     /// <inheritdoc />
+    public ClientCapabilities Capabilities =>
+        options.ReportsDeliveryLatency ? ClientCapabilities.DeliveryLatency : ClientCapabilities.None;
+
+    /// <inheritdoc />
+    public string? DescribeLibrary() => $"KafkaPerf {typeof(InMemoryClient).Assembly.GetName().Version?.ToString(3)} (no Kafka)";
+
+    /// <inheritdoc />
     public IBenchClient Create(ClientConnection connection) => new InMemoryClient(options);
 }
