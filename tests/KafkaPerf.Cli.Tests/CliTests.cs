@@ -44,6 +44,7 @@ public class CliTests
     [InlineData("--messages", "1,000", "looks like a number with a thousands separator")]
     [InlineData("--messages", "99999999999999999999", "The message count '99999999999999999999' is too large: use at most 9223372036854775807")]
     [InlineData("--scenarios", "1", "Unknown scenario '1'")]
+    [InlineData("--partitions", "0", "partitions 0 is not positive")]
     [InlineData("--clients", "", "No client given: name at least one (e.g. --clients confluent,java).")]
     [InlineData("--repeat", "x", "Cannot parse argument 'x' for option '--repeat'")]
     [InlineData("--bogus", "1", "Unrecognized command or argument '--bogus'")]

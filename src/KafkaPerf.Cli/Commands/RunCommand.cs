@@ -33,6 +33,7 @@ internal sealed class RunCommand
     private static readonly Option<string?> Compression = new("--compression") { Description = "Codecs to sweep: none, gzip, snappy, lz4, zstd." };
     private static readonly Option<string?> SendBuffer = new("--send-buffer") { Description = "Socket send buffer sizes (bytes) to sweep." };
     private static readonly Option<string?> ReceiveBuffer = new("--receive-buffer") { Description = "Socket receive buffer sizes (bytes) to sweep." };
+    private static readonly Option<string?> Partitions = new("--partitions") { Description = "Partitions per topic to sweep (default 1)." };
     private static readonly Option<string?> FetchMinBytes = new("--fetch-min-bytes") { Description = "Consumer fetch.min.bytes values to sweep." };
     private static readonly Option<string[]> Overrides = new("-X") { Description = "A client's own setting, client:key=value (repeatable), applied after the common ones." };
     private static readonly Option<string> TopicPrefix = new("--topic-prefix") { Description = "Prefix of every run's topic.", DefaultValueFactory = _ => BenchmarkPlan.DefaultTopicPrefix };
@@ -57,7 +58,7 @@ internal sealed class RunCommand
         var command = new Command("run", "Run a benchmark matrix and print the comparison tables.")
         {
             Clients, Scenarios, Sizes, Messages, Repeat, Bootstrap, KafkaHome, BrokerHeap,
-            Acks, LingerMs, BatchSize, MaxInFlight, Compression, SendBuffer, ReceiveBuffer, FetchMinBytes, Overrides,
+            Acks, LingerMs, BatchSize, MaxInFlight, Compression, SendBuffer, ReceiveBuffer, FetchMinBytes, Partitions, Overrides,
             TopicPrefix, KeepTopics, Payload, UsePrefetch, Output, Format, Quiet,
         };
         command.SetAction((parse, ct) => ExecuteAsync(parse, ct));
@@ -242,6 +243,7 @@ internal sealed class RunCommand
         if (parse.GetValue(SendBuffer) is { } send) builder.SendBufferBytes(Numbers(send, "send buffer"));
         if (parse.GetValue(ReceiveBuffer) is { } receive) builder.ReceiveBufferBytes(Numbers(receive, "receive buffer"));
         if (parse.GetValue(FetchMinBytes) is { } fetch) builder.FetchMinBytes(Numbers(fetch, "fetch.min.bytes"));
+        if (parse.GetValue(Partitions) is { } partitions) builder.Partitions(Numbers(partitions, "partitions"));
         foreach (var entry in parse.GetValue(Overrides) ?? [])
         {
             var (client, key, value) = ParseOverride(entry);

@@ -34,6 +34,9 @@ public sealed record ClientSettings
     /// <summary>Producer compression codec.</summary>
     public CompressionCodec? Compression { get; init; }
 
+    /// <summary>Partitions of each run's topic (a property of the run, swept like the client knobs); the plan's when unset.</summary>
+    public int? Partitions { get; init; }
+
     /// <summary>Client-specific <c>key=value</c> settings passed through unchanged, after the common knobs.</summary>
     public IReadOnlyDictionary<string, string> Overrides { get; init; } = EmptyOverrides;
 
@@ -66,6 +69,7 @@ public sealed record ClientSettings
         if (ReceiveBufferBytes is { } receive) yield return new("receive.buffer.bytes", Invariant(receive));
         if (FetchMinBytes is { } fetch) yield return new("fetch.min.bytes", Invariant(fetch));
         if (Compression is { } codec) yield return new("compression", codec.ToString().ToLowerInvariant());
+        if (Partitions is { } partitions) yield return new("partitions", Invariant(partitions));
     }
 
     /// <summary>A short label such as <c>acks=all linger.ms=5</c>; <c>defaults</c> when nothing is set.</summary>

@@ -20,6 +20,7 @@ public sealed class BenchmarkPlanBuilder
     private int[] _sendBuffer = [];
     private int[] _receiveBuffer = [];
     private int[] _fetchMinBytes = [];
+    private int[] _partitions = [];
     private CompressionCodec[] _compression = [];
     private BenchmarkPlan _options = new()
     {
@@ -60,6 +61,7 @@ public sealed class BenchmarkPlanBuilder
         _receiveBuffer = settings.ReceiveBufferBytes is { } r ? [r] : [];
         _fetchMinBytes = settings.FetchMinBytes is { } f ? [f] : [];
         _compression = settings.Compression is { } c ? [c] : [];
+        _partitions = settings.Partitions is { } p ? [p] : [];
         return this;
     }
 
@@ -97,6 +99,11 @@ public sealed class BenchmarkPlanBuilder
     /// <param name="values">Values.</param>
     /// <returns>This builder.</returns>
     public BenchmarkPlanBuilder FetchMinBytes(params int[] values) { _fetchMinBytes = values; return this; }
+
+    /// <summary>Partitions per topic; several values sweep them (each run's topic gets the variant's count).</summary>
+    /// <param name="values">Values, at least 1 each.</param>
+    /// <returns>This builder.</returns>
+    public BenchmarkPlanBuilder Partitions(params int[] values) { _partitions = values; return this; }
 
     /// <summary>Compression codecs; several values sweep them.</summary>
     /// <param name="values">Values.</param>
@@ -212,6 +219,7 @@ public sealed class BenchmarkPlanBuilder
         CheckPositive(_sendBuffer, "send buffer", errors);
         CheckPositive(_receiveBuffer, "receive buffer", errors);
         CheckNonNegative(_fetchMinBytes, "fetch.min.bytes", errors);
+        CheckPositive(_partitions, "partitions", errors);
         if (_options.Payload == PayloadKind.File)
         {
             var file = _options.PayloadFile;
@@ -292,6 +300,7 @@ public sealed class BenchmarkPlanBuilder
         variants = Sweep(variants, _receiveBuffer, (s, v) => s with { ReceiveBufferBytes = v });
         variants = Sweep(variants, _fetchMinBytes, (s, v) => s with { FetchMinBytes = v });
         variants = Sweep(variants, _compression, (s, v) => s with { Compression = v });
+        variants = Sweep(variants, _partitions, (s, v) => s with { Partitions = v });
         return [.. variants];
     }
 

@@ -160,7 +160,7 @@ public sealed class BenchmarkRunner
         RunMeasurement measurement;
         try
         {
-            await client.CreateTopicAsync(new TopicSpec(run.Topic, plan.Partitions), cancellationToken);
+            await client.CreateTopicAsync(new TopicSpec(run.Topic, cell.Settings.Partitions ?? plan.Partitions), cancellationToken);
         }
         catch (TopicExistsException ex)
         {

@@ -115,6 +115,20 @@ public class ConfluentClientTests(BrokerFixture fixture)
     }
 
     [Fact]
+    public async Task RunAsync_ThreePartitions_ConsumeAndRoundtripGetEveryKeyOnce()
+    {
+        var prefix = "kafkaperf-partitions-" + Guid.NewGuid().ToString("N")[..8];
+        var plan = new BenchmarkPlanBuilder().Clients("confluent").Scenarios(ScenarioKind.Consume, ScenarioKind.Roundtrip)
+            .MessageCounts(5_000).PayloadSizes(100).Repeat(1).Partitions(3).Topics(prefix).Build();
+
+        var result = await new BenchmarkRunner(new ClientRegistry([new ConfluentClientFactory()]), Connection).RunAsync(plan, cancellationToken: TestPaths.Timeout());
+
+        Assert.All(result.Runs, r => Assert.True(r.Succeeded, r.Error));
+        Assert.All(result.Runs, r => Assert.Equal(5_000, r.Received));
+        Assert.All(result.Runs, r => Assert.Equal("partitions=3", r.Variant));
+    }
+
+    [Fact]
     public async Task CreateTopicAsync_TopicExists_FailsWithoutTouchingIt()
     {
         await OnTemporaryTopicAsync(async (client, topic) =>

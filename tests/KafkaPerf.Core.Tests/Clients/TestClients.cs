@@ -26,6 +26,8 @@ internal sealed class TestClientFactory(InMemoryClientOptions options, long drop
 
     public ConcurrentQueue<string> Deleted { get; } = new();
 
+    public ConcurrentQueue<int> CreatedPartitions { get; } = new();
+
     public string Name => options.Name;
 
     public string Description => "test";
@@ -63,6 +65,7 @@ internal sealed class TestClientFactory(InMemoryClientOptions options, long drop
             if (owner.FailBeforeCreating is { } before) throw before;
             await inner.CreateTopicAsync(topic, cancellationToken);
             owner.Created.Enqueue(topic.Name);
+            owner.CreatedPartitions.Enqueue(topic.Partitions);
             if (owner.FailAfterCreating is { } after) throw after;
         }
 

@@ -115,6 +115,19 @@ public class BenchmarkRunnerTests
     }
 
     [Fact]
+    public async Task RunAsync_PartitionsSwept_EachVariantsTopicsHaveItsCount()
+    {
+        var a = new TestClientFactory(new InMemoryClientOptions { Name = "a" });
+        var plan = new BenchmarkPlanBuilder().Clients("a").Scenarios(ScenarioKind.Produce).MessageCounts(100).PayloadSizes(10).Repeat(1)
+            .Warmup(false).Partitions(1, 3).Build();
+
+        var result = await Runner(a).RunAsync(plan, cancellationToken: TestContext.Current);
+
+        Assert.Equal(["partitions=1", "partitions=3"], result.Runs.Select(r => r.Variant));
+        Assert.Equal([1, 3], a.CreatedPartitions);
+    }
+
+    [Fact]
     public async Task RunAsync_CancelledDuringARun_ThatRunIsRecordedAsCancelled()
     {
         var a = new TestClientFactory(new InMemoryClientOptions { Name = "a" });
