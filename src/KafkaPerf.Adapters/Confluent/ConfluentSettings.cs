@@ -1,4 +1,3 @@
-using System.Globalization;
 using KafkaPerf.Clients;
 
 namespace KafkaPerf.Adapters.Confluent;
@@ -13,29 +12,29 @@ internal static class ConfluentSettings
     public static List<KeyValuePair<string, string>> Producer(string bootstrap, ClientSettings settings)
     {
         var config = Common(bootstrap, settings);
-        if (settings.Acks is { } acks) Set(config, "acks", acks switch { AcksMode.None => "0", AcksMode.Leader => "1", _ => "all" });
-        if (settings.LingerMs is { } linger) Set(config, "linger.ms", linger);
-        if (settings.BatchSizeBytes is { } batch) Set(config, "batch.size", batch);
-        if (settings.MaxInFlight is { } inFlight) Set(config, "max.in.flight.requests.per.connection", inFlight);
-        if (settings.Compression is { } codec) Set(config, "compression.type", codec.ToString().ToLowerInvariant());
+        if (settings.Acks is { } acks) config.Set("acks", acks.ToKafkaValue());
+        if (settings.LingerMs is { } linger) config.Set("linger.ms", linger);
+        if (settings.BatchSizeBytes is { } batch) config.Set("batch.size", batch);
+        if (settings.MaxInFlight is { } inFlight) config.Set("max.in.flight.requests.per.connection", inFlight);
+        if (settings.Compression is { } codec) config.Set("compression.type", codec.ToKafkaValue());
         // The adapter needs only the key back in a delivery report: no timestamp, headers, value or status marshalling.
-        Set(config, "dotnet.producer.delivery.report.fields", "key");
+        config.Set("dotnet.producer.delivery.report.fields", "key");
         // Topics are the runner's: a producer's metadata request must never re-create one that was just deleted.
-        Set(config, "allow.auto.create.topics", "false");
-        return Overridden(config, settings);
+        config.Set("allow.auto.create.topics", "false");
+        return config.WithOverrides(settings);
     }
 
     /// <summary>Consumer settings, in the order they apply.</summary>
     public static List<KeyValuePair<string, string>> Consumer(string bootstrap, string groupId, ClientSettings settings)
     {
         var config = Common(bootstrap, settings);
-        if (settings.FetchMinBytes is { } fetchMin) Set(config, "fetch.min.bytes", fetchMin);
-        Set(config, "group.id", groupId);
-        Set(config, "auto.offset.reset", "earliest");
-        Set(config, "allow.auto.create.topics", "false");
+        if (settings.FetchMinBytes is { } fetchMin) config.Set("fetch.min.bytes", fetchMin);
+        config.Set("group.id", groupId);
+        config.Set("auto.offset.reset", "earliest");
+        config.Set("allow.auto.create.topics", "false");
         // Key and value are all the scenario reads: topic name, timestamp and headers are not marshalled.
-        Set(config, "dotnet.consumer.consume.result.fields", "none");
-        return Overridden(config, settings);
+        config.Set("dotnet.consumer.consume.result.fields", "none");
+        return config.WithOverrides(settings);
     }
 
     /// <summary>Admin client settings.</summary>
@@ -48,23 +47,8 @@ internal static class ConfluentSettings
     private static List<KeyValuePair<string, string>> Common(string bootstrap, ClientSettings settings)
     {
         var config = new List<KeyValuePair<string, string>> { new("bootstrap.servers", bootstrap), new("client.id", "kafkaperf-confluent") };
-        if (settings.SendBufferBytes is { } send) Set(config, "socket.send.buffer.bytes", send);
-        if (settings.ReceiveBufferBytes is { } receive) Set(config, "socket.receive.buffer.bytes", receive);
+        if (settings.SendBufferBytes is { } send) config.Set("socket.send.buffer.bytes", send);
+        if (settings.ReceiveBufferBytes is { } receive) config.Set("socket.receive.buffer.bytes", receive);
         return config;
-    }
-
-    private static List<KeyValuePair<string, string>> Overridden(List<KeyValuePair<string, string>> config, ClientSettings settings)
-    {
-        foreach (var (key, value) in settings.Overrides) Set(config, key, value);
-        return config;
-    }
-
-    private static void Set(List<KeyValuePair<string, string>> config, string key, int value) =>
-        Set(config, key, value.ToString(CultureInfo.InvariantCulture));
-
-    private static void Set(List<KeyValuePair<string, string>> config, string key, string value)
-    {
-        config.RemoveAll(pair => pair.Key == key);
-        config.Add(new(key, value));
     }
 }

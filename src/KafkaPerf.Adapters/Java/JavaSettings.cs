@@ -1,4 +1,3 @@
-using System.Globalization;
 using KafkaPerf.Clients;
 
 namespace KafkaPerf.Adapters.Java;
@@ -14,26 +13,26 @@ internal static class JavaSettings
     public static List<KeyValuePair<string, string>> Producer(string bootstrap, ClientSettings settings)
     {
         var config = Common(bootstrap, settings);
-        if (settings.Acks is { } acks) Set(config, "acks", acks switch { AcksMode.None => "0", AcksMode.Leader => "1", _ => "all" });
-        if (settings.LingerMs is { } linger) Set(config, "linger.ms", linger);
-        if (settings.BatchSizeBytes is { } batch) Set(config, "batch.size", batch);
-        if (settings.MaxInFlight is { } inFlight) Set(config, "max.in.flight.requests.per.connection", inFlight);
-        if (settings.Compression is { } codec) Set(config, "compression.type", codec.ToString().ToLowerInvariant());
+        if (settings.Acks is { } acks) config.Set("acks", acks.ToKafkaValue());
+        if (settings.LingerMs is { } linger) config.Set("linger.ms", linger);
+        if (settings.BatchSizeBytes is { } batch) config.Set("batch.size", batch);
+        if (settings.MaxInFlight is { } inFlight) config.Set("max.in.flight.requests.per.connection", inFlight);
+        if (settings.Compression is { } codec) config.Set("compression.type", codec.ToKafkaValue());
         // librdkafka's default is no idempotence; the Java client's is idempotence whenever acks=all and at most 5 requests
         // are in flight. Off here, so that the two clients do the same work; -X java:enable.idempotence=true turns it on.
-        Set(config, "enable.idempotence", "false");
-        return Overridden(config, settings);
+        config.Set("enable.idempotence", "false");
+        return config.WithOverrides(settings);
     }
 
     /// <summary>Consumer settings, in the order they apply.</summary>
     public static List<KeyValuePair<string, string>> Consumer(string bootstrap, string groupId, ClientSettings settings)
     {
         var config = Common(bootstrap, settings);
-        if (settings.FetchMinBytes is { } fetchMin) Set(config, "fetch.min.bytes", fetchMin);
-        Set(config, "group.id", groupId);
-        Set(config, "auto.offset.reset", "earliest");
-        Set(config, "allow.auto.create.topics", "false");
-        return Overridden(config, settings);
+        if (settings.FetchMinBytes is { } fetchMin) config.Set("fetch.min.bytes", fetchMin);
+        config.Set("group.id", groupId);
+        config.Set("auto.offset.reset", "earliest");
+        config.Set("allow.auto.create.topics", "false");
+        return config.WithOverrides(settings);
     }
 
     /// <summary>Flattens settings into <c>key, value, key, value, …</c> for the Java side.</summary>
@@ -42,23 +41,8 @@ internal static class JavaSettings
     private static List<KeyValuePair<string, string>> Common(string bootstrap, ClientSettings settings)
     {
         var config = new List<KeyValuePair<string, string>> { new("bootstrap.servers", bootstrap), new("client.id", "kafkaperf-java") };
-        if (settings.SendBufferBytes is { } send) Set(config, "send.buffer.bytes", send);
-        if (settings.ReceiveBufferBytes is { } receive) Set(config, "receive.buffer.bytes", receive);
+        if (settings.SendBufferBytes is { } send) config.Set("send.buffer.bytes", send);
+        if (settings.ReceiveBufferBytes is { } receive) config.Set("receive.buffer.bytes", receive);
         return config;
-    }
-
-    private static List<KeyValuePair<string, string>> Overridden(List<KeyValuePair<string, string>> config, ClientSettings settings)
-    {
-        foreach (var (key, value) in settings.Overrides) Set(config, key, value);
-        return config;
-    }
-
-    private static void Set(List<KeyValuePair<string, string>> config, string key, int value) =>
-        Set(config, key, value.ToString(CultureInfo.InvariantCulture));
-
-    private static void Set(List<KeyValuePair<string, string>> config, string key, string value)
-    {
-        config.RemoveAll(pair => pair.Key == key);
-        config.Add(new(key, value));
     }
 }

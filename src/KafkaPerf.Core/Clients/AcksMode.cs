@@ -12,3 +12,12 @@ public enum AcksMode
     /// <summary><c>acks=all</c>: every in-sync replica has written the record.</summary>
     All,
 }
+
+/// <summary>Kafka's spelling of <see cref="AcksMode"/>, the same for every client.</summary>
+public static class AcksModeExtensions
+{
+    /// <summary>The <c>acks</c> value: <c>0</c>, <c>1</c> or <c>all</c>.</summary>
+    /// <param name="acks">The mode.</param>
+    /// <returns>The value.</returns>
+    public static string ToKafkaValue(this AcksMode acks) => acks switch { AcksMode.None => "0", AcksMode.Leader => "1", _ => "all" };
+}

@@ -61,14 +61,14 @@ public sealed record ClientSettings
     /// <summary>The common knobs that are set, as <c>name=value</c> pairs in a fixed order.</summary>
     public IEnumerable<KeyValuePair<string, string>> SetKnobs()
     {
-        if (Acks is { } acks) yield return new("acks", acks switch { AcksMode.None => "0", AcksMode.Leader => "1", _ => "all" });
+        if (Acks is { } acks) yield return new("acks", acks.ToKafkaValue());
         if (LingerMs is { } linger) yield return new("linger.ms", Invariant(linger));
         if (BatchSizeBytes is { } batch) yield return new("batch.size", Invariant(batch));
         if (MaxInFlight is { } inFlight) yield return new("max.in.flight", Invariant(inFlight));
         if (SendBufferBytes is { } send) yield return new("send.buffer.bytes", Invariant(send));
         if (ReceiveBufferBytes is { } receive) yield return new("receive.buffer.bytes", Invariant(receive));
         if (FetchMinBytes is { } fetch) yield return new("fetch.min.bytes", Invariant(fetch));
-        if (Compression is { } codec) yield return new("compression", codec.ToString().ToLowerInvariant());
+        if (Compression is { } codec) yield return new("compression", codec.ToKafkaValue());
         if (Partitions is { } partitions) yield return new("partitions", Invariant(partitions));
     }
 

@@ -18,3 +18,12 @@ public enum CompressionCodec
     /// <summary>Zstandard.</summary>
     Zstd,
 }
+
+/// <summary>Kafka's spelling of <see cref="CompressionCodec"/>, the same for every client.</summary>
+public static class CompressionCodecExtensions
+{
+    /// <summary>The <c>compression.type</c> value: <c>none</c>, <c>gzip</c>, <c>snappy</c>, <c>lz4</c> or <c>zstd</c>.</summary>
+    /// <param name="codec">The codec.</param>
+    /// <returns>The value.</returns>
+    public static string ToKafkaValue(this CompressionCodec codec) => codec.ToString().ToLowerInvariant();
+}
