@@ -1,4 +1,4 @@
-using System.Diagnostics;
+using KafkaPerf.Tests.Shared;
 
 namespace KafkaPerf.Cli.Tests;
 
@@ -9,7 +9,7 @@ public class ToolPackageTests
     [Fact]
     public async Task PackedTool_InstallsFromAFolderAndRunsClientsAndATinyRun()
     {
-        var root = RepositoryRoot();
+        var root = ExternalProcess.RepositoryRoot();
         var work = Directory.CreateTempSubdirectory("kafkaperf-tool-");
         try
         {
@@ -49,30 +49,9 @@ public class ToolPackageTests
         }
     }
 
-    private static string RepositoryRoot()
-    {
-        for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
-        {
-            if (File.Exists(Path.Combine(dir.FullName, "KafkaPerf.sln"))) return dir.FullName;
-        }
-        throw new InvalidOperationException("The repository root was not found above " + AppContext.BaseDirectory);
-    }
+    // The tool must stand on its own: nothing from this test process's environment points it at the build.
+    private static readonly Dictionary<string, string?> Standalone = new() { ["KAFKAPERF_KAFKA_HOME"] = null, ["KAFKAPERF_LIBRDKAFKA"] = null };
 
-    private static async Task<(int Exit, string Output)> RunAsync(string directory, string file, params string[] args)
-    {
-        var start = new ProcessStartInfo(file)
-        {
-            WorkingDirectory = directory, RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false,
-        };
-        foreach (var arg in args) start.ArgumentList.Add(arg);
-        // The tool must stand on its own: nothing from this test process's environment points it at the build.
-        start.Environment.Remove("KAFKAPERF_KAFKA_HOME");
-        start.Environment.Remove("KAFKAPERF_LIBRDKAFKA");
-        using var process = Process.Start(start)!;
-        var stdout = process.StandardOutput.ReadToEndAsync();
-        var stderr = process.StandardError.ReadToEndAsync();
-        using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(5));
-        await process.WaitForExitAsync(timeout.Token);
-        return (process.ExitCode, await stdout + await stderr);
-    }
+    private static Task<(int Exit, string Output)> RunAsync(string directory, string file, params string[] args) =>
+        ExternalProcess.RunAsync(directory, Standalone, file, args);
 }

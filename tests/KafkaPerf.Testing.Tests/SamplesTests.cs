@@ -1,4 +1,4 @@
-using System.Diagnostics;
+using KafkaPerf.Tests.Shared;
 
 namespace KafkaPerf.Testing.Tests;
 
@@ -9,7 +9,7 @@ public class SamplesTests
     [Fact]
     public async Task Samples_FromTheLocalFeed_BuildAndPassOnTheEmbeddedBroker()
     {
-        var root = RepositoryRoot();
+        var root = ExternalProcess.RepositoryRoot();
         var work = Directory.CreateTempSubdirectory("kafkaperf-samples-");
         try
         {
@@ -24,7 +24,7 @@ public class SamplesTests
             CopyDirectory(Path.Combine(root, "samples"), samples);
             File.WriteAllText(Path.Combine(samples, "nuget.config"),
                 $"<configuration><packageSources><add key=\"kafkaperf-local\" value=\"{feed}\" /></packageSources></configuration>");
-            var environment = new Dictionary<string, string> { ["NUGET_PACKAGES"] = Path.Combine(work.FullName, "packages") };
+            var environment = new Dictionary<string, string?> { ["NUGET_PACKAGES"] = Path.Combine(work.FullName, "packages") };
 
             var tests = await RunAsync(Path.Combine(samples, "PerformanceTests"), "dotnet", environment, "test", "-c", "Release", "-nologo");
             var console = await RunAsync(Path.Combine(samples, "ConsoleComparison"), "dotnet", environment, "run", "-c", "Release", "--", "2");
@@ -53,31 +53,9 @@ public class SamplesTests
         }
     }
 
-    private static string RepositoryRoot()
-    {
-        for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
-        {
-            if (File.Exists(Path.Combine(dir.FullName, "KafkaPerf.sln"))) return dir.FullName;
-        }
-        throw new InvalidOperationException("The repository root was not found above " + AppContext.BaseDirectory);
-    }
-
     private static Task<(int Exit, string Output)> RunAsync(string directory, string file, params string[] args) =>
-        RunAsync(directory, file, new Dictionary<string, string>(), args);
+        ExternalProcess.RunAsync(directory, new Dictionary<string, string?>(), file, args);
 
-    private static async Task<(int Exit, string Output)> RunAsync(string directory, string file, Dictionary<string, string> environment, params string[] args)
-    {
-        var start = new ProcessStartInfo(file)
-        {
-            WorkingDirectory = directory, RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false,
-        };
-        foreach (var arg in args) start.ArgumentList.Add(arg);
-        foreach (var (key, value) in environment) start.Environment[key] = value;
-        using var process = Process.Start(start)!;
-        var stdout = process.StandardOutput.ReadToEndAsync();
-        var stderr = process.StandardError.ReadToEndAsync();
-        using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(8));
-        await process.WaitForExitAsync(timeout.Token);
-        return (process.ExitCode, await stdout + await stderr);
-    }
+    private static Task<(int Exit, string Output)> RunAsync(string directory, string file, Dictionary<string, string?> environment, params string[] args) =>
+        ExternalProcess.RunAsync(directory, environment, file, args);
 }
