@@ -79,10 +79,8 @@ public sealed record Comparison(
         ArgumentNullException.ThrowIfNull(a);
         ArgumentNullException.ThrowIfNull(b);
         var byMeans = Of(Summary.Of(a), Summary.Of(b), direction, tolerance, confidence);
-        var aValues = a.ToArray();
-        var bValues = b.ToArray();
-        var shift = ShiftEstimate.Of(aValues, bValues, confidence);
-        var equivalence = ShiftEstimate.Of(aValues, bValues, 1.0 - (2.0 * (1.0 - confidence)));
+        var estimates = ShiftEstimate.Of(a.ToArray(), b.ToArray(), [confidence, 1.0 - (2.0 * (1.0 - confidence))]);
+        var (shift, equivalence) = (estimates[0], estimates[1]);
         return byMeans with
         {
             ShiftRatio = shift.Ratio,

@@ -29,11 +29,26 @@ public readonly record struct ShiftEstimate(double Ratio, double Low, double Hig
     /// <returns>The estimate; all NaN when either side is empty.</returns>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="confidence"/> is not in (0, 1).</exception>
     /// <exception cref="ArgumentException">A sample is not positive and finite.</exception>
-    public static ShiftEstimate Of(ReadOnlySpan<double> a, ReadOnlySpan<double> b, double confidence)
+    public static ShiftEstimate Of(ReadOnlySpan<double> a, ReadOnlySpan<double> b, double confidence) => Of(a, b, [confidence])[0];
+
+    /// <summary>The same estimate with an interval at each level, from one sort of the pairwise differences.</summary>
+    /// <param name="a">Candidate samples; every one positive and finite.</param>
+    /// <param name="b">Baseline samples; every one positive and finite.</param>
+    /// <param name="confidences">Two-sided levels, each in (0, 1).</param>
+    /// <returns>One estimate per level, in order.</returns>
+    public static ShiftEstimate[] Of(ReadOnlySpan<double> a, ReadOnlySpan<double> b, ReadOnlySpan<double> confidences)
     {
-        if (!(confidence > 0.0 && confidence < 1.0))
-            throw new ArgumentOutOfRangeException(nameof(confidence), confidence, "The confidence must lie strictly between 0 and 1.");
-        if (a.Length == 0 || b.Length == 0) return new(double.NaN, double.NaN, double.NaN);
+        foreach (var confidence in confidences)
+        {
+            if (!(confidence > 0.0 && confidence < 1.0))
+                throw new ArgumentOutOfRangeException(nameof(confidences), confidence, "The confidence must lie strictly between 0 and 1.");
+        }
+        var estimates = new ShiftEstimate[confidences.Length];
+        if (a.Length == 0 || b.Length == 0)
+        {
+            Array.Fill(estimates, new ShiftEstimate(double.NaN, double.NaN, double.NaN));
+            return estimates;
+        }
         var differences = Differences(a, b);
         Array.Sort(differences);
         int count = differences.Length;
@@ -41,11 +56,14 @@ public readonly record struct ShiftEstimate(double Ratio, double Low, double Hig
             ? differences[count / 2]
             : (differences[(count / 2) - 1] + differences[count / 2]) / 2.0;
         double ratio = Math.Exp(median);
-        if (a.Length < 3 || b.Length < 3) return new(ratio, double.NaN, double.NaN);
-        int cut = CutCount(a.Length, b.Length, confidence);
-        return cut < 0
-            ? new(ratio, double.NaN, double.NaN)
-            : new(ratio, Math.Exp(differences[cut]), Math.Exp(differences[count - 1 - cut]));
+        for (int i = 0; i < confidences.Length; i++)
+        {
+            int cut = a.Length < 3 || b.Length < 3 ? -1 : CutCount(a.Length, b.Length, confidences[i]);
+            estimates[i] = cut < 0
+                ? new(ratio, double.NaN, double.NaN)
+                : new(ratio, Math.Exp(differences[cut]), Math.Exp(differences[count - 1 - cut]));
+        }
+        return estimates;
     }
 
     /// <summary>How many of the sorted pairwise differences lie below the interval (and as many above it): the largest u
