@@ -15,8 +15,10 @@ internal sealed class ConsoleProgress(TextWriter writer) : IBenchmarkProgress
     {
         _showVariant = plan.SettingsVariants.Count > 1;
         _started = System.Diagnostics.Stopwatch.GetTimestamp();
-        writer.WriteLine($"kafkaperf: {Count(plan.TotalRuns, "run")} ({Count(plan.Clients.Count, "client")} × {Count(plan.Cells().Count(), "cell")} × "
-            + $"{Count(plan.Repeat, "repetition")}{(plan.Warmup ? " + 1 warm-up" : string.Empty)})");
+        var references = plan.References.Count == 0 ? string.Empty
+            : $"; references {string.Join(", ", plan.References)} in produce and consume cells, without warm-up";
+        writer.WriteLine($"kafkaperf: {Count(plan.TotalRuns, "run")} ({Count(plan.Clients.Count - plan.References.Count, "client")} × {Count(plan.Cells().Count(), "cell")} × "
+            + $"{Count(plan.Repeat, "repetition")}{(plan.Warmup ? " + 1 warm-up" : string.Empty)}{references})");
     }
 
     public void OnRunStarting(RunDescriptor run)

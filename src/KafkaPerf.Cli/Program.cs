@@ -2,6 +2,7 @@ using System.CommandLine;
 using KafkaPerf.Adapters.Broker;
 using KafkaPerf.Adapters.Confluent;
 using KafkaPerf.Adapters.Java;
+using KafkaPerf.Adapters.References;
 using KafkaPerf.Cli.Commands;
 using KafkaPerf.Clients;
 using Microsoft.Extensions.Configuration;
@@ -29,6 +30,7 @@ internal static class Program
         builder.Services.AddConfluentClient();
         builder.Services.AddJavaClients();
         builder.Services.AddInMemoryClient();
+        builder.Services.AddReferenceTools();
         builder.Services.AddTransient<RunCommand>();
         builder.Services.AddTransient<ClientsCommand>();
         builder.Services.AddTransient<BrokerCommand>();
@@ -46,8 +48,10 @@ internal static class Program
         }
         using var host = built;
 
+        var verbose = new Option<bool>("--verbose") { Description = "Errors carry their exception's stack trace.", Recursive = true };
         var root = new RootCommand("dotnet kafkaperf: benchmark Kafka clients side by side.")
         {
+            verbose,
             host.Services.GetRequiredService<RunCommand>().Build(),
             host.Services.GetRequiredService<ClientsCommand>().Build(),
             host.Services.GetRequiredService<BrokerCommand>().Build(),
@@ -75,6 +79,17 @@ internal static class Program
             Console.Error.WriteLine($"kafkaperf: {problems}: see 'dotnet kafkaperf {command}--help'.");
             return ExitCodes.BadInput;
         }
-        return await parse.InvokeAsync(new InvocationConfiguration { ProcessTerminationTimeout = TimeSpan.FromMinutes(1) });
+        CliErrors.Verbose = parse.GetValue(verbose);
+        try
+        {
+            return await parse.InvokeAsync(new InvocationConfiguration
+            {
+                ProcessTerminationTimeout = TimeSpan.FromMinutes(1), EnableDefaultExceptionHandler = false,
+            });
+        }
+        catch (Exception ex) when (ex is not OperationCanceledException)
+        {
+            return CliErrors.Unexpected(ex);
+        }
     }
 }

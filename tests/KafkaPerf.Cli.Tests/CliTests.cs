@@ -50,6 +50,10 @@ public class CliTests
     [InlineData("--bogus", "1", "Unrecognized command or argument '--bogus'")]
     [InlineData("--payload", "nope", "Unknown payload 'nope': use random, access-log or file:PATH.")]
     [InlineData("--payload", "file:/nonexistent/payload.json", "The payload file '/nonexistent/payload.json' does not exist")]
+    [InlineData("--references", "nope", "Unknown reference 'nope': choose from kafka-tools, kcat.")]
+    [InlineData("--references", "inmemory", "'inmemory' is a client, not a reference tool: name it in --clients.")]
+    [InlineData("--clients", "kcat", "'kcat' is a reference tool, not a client: name it in --references.")]
+    [InlineData("--references", "kcat,kcat", "Reference 'kcat' is listed twice")]
     [InlineData("--kafka-home", "/nonexistent/kafka", "--kafka-home is '/nonexistent/kafka', but '/nonexistent/kafka/libs' holds no kafka-clients jar")]
     public async Task Run_BadInput_OneLineAndExitCode2AndNoFiles(string flag, string value, string expected)
     {
@@ -72,7 +76,10 @@ public class CliTests
         Assert.Contains("library: Confluent.Kafka 2.15.1, librdkafka 2.15.1", stdout, StringComparison.Ordinal);
         Assert.Contains("library: Apache Kafka client 4.3.1", stdout, StringComparison.Ordinal);
         Assert.Contains("capabilities: Prefetch, DeliveryLatency", stdout, StringComparison.Ordinal);
-        Assert.Equal(4, stdout.Split('\n').Count(l => l.Trim() == "ready"));
+        Assert.Contains("library: kcat 1.7.1, librdkafka 2.15.1", stdout, StringComparison.Ordinal);
+        Assert.Contains("library: Apache Kafka tools 4.3.1", stdout, StringComparison.Ordinal);
+        Assert.True(stdout.IndexOf("Reference tools", StringComparison.Ordinal) > stdout.IndexOf("java-batched", StringComparison.Ordinal));
+        Assert.Equal(6, stdout.Split('\n').Count(l => l.Trim() == "ready"));
     }
 
     [Fact]
@@ -285,6 +292,58 @@ public class CliTests
         }
         finally
         {
+            output.Delete(recursive: true);
+        }
+    }
+
+    [Fact]
+    public async Task Run_BadInputWithVerbose_SameLineThenTheStackTrace()
+    {
+        var output = Path.Combine(Path.GetTempPath(), "kafkaperf-cli-" + Guid.NewGuid().ToString("N"));
+
+        var (exit, _, err) = await RunAsync("run", "--kafka-home", "/nonexistent/kafka", "--verbose", "--output", output);
+
+        Assert.Equal(2, exit);
+        var lines = err.TrimEnd().Split('\n');
+        Assert.StartsWith("kafkaperf: --kafka-home is '/nonexistent/kafka'", lines[0], StringComparison.Ordinal);
+        Assert.StartsWith("KafkaPerf.Adapters.PrerequisiteException: ", lines[1], StringComparison.Ordinal);
+        Assert.Contains(lines, l => l.TrimStart().StartsWith("at KafkaPerf.Adapters.Broker.KafkaJars.Locate", StringComparison.Ordinal));
+        Assert.False(Directory.Exists(output));
+    }
+
+    [Fact]
+    public async Task Run_BadReferenceSetting_OneLineExit2()
+    {
+        var output = Path.Combine(Path.GetTempPath(), "kafkaperf-cli-" + Guid.NewGuid().ToString("N"));
+
+        var (exit, _, err) = await RunAsync("run", "--references", "kcat", "-X", "kcat:nonsense.key=1", "--output", output);
+
+        Assert.Equal(2, exit);
+        var line = Assert.Single(err.TrimEnd().Split('\n'));
+        Assert.StartsWith("kafkaperf: Client 'kcat' does not accept its settings: librdkafka rejects nonsense.key=1", line, StringComparison.Ordinal);
+        Assert.False(Directory.Exists(output));
+    }
+
+    [Fact]
+    public async Task Run_ReferenceToolMissing_WarnsLeavesItOutAndRunsTheRest()
+    {
+        var output = Directory.CreateTempSubdirectory("kafkaperf-cli-");
+        var before = Environment.GetEnvironmentVariable("KAFKAPERF_KCAT");
+        Environment.SetEnvironmentVariable("KAFKAPERF_KCAT", "/nonexistent/kcat");
+        try
+        {
+            var (exit, stdout, stderr) = await RunAsync("run", "--clients", "inmemory", "--references", "kcat", "--messages", "1000", "--sizes", "100",
+                "--scenarios", "produce", "--repeat", "1", "--quiet", "--output", output.FullName);
+
+            Assert.Equal(0, exit);
+            Assert.Contains("kafkaperf: warning: reference 'kcat' is left out: KAFKAPERF_KCAT is '/nonexistent/kcat', which does not exist", stderr, StringComparison.Ordinal);
+            Assert.Contains("| produce | defaults | inmemory | 1 000 | 100 | 1 | 0 |", stdout, StringComparison.Ordinal);
+            Assert.DoesNotContain("| kcat |", stdout, StringComparison.Ordinal);
+            Assert.Contains("Reference 'kcat' was left out", File.ReadAllText(output.GetFiles("*.md").Single().FullName), StringComparison.Ordinal);
+        }
+        finally
+        {
+            Environment.SetEnvironmentVariable("KAFKAPERF_KCAT", before);
             output.Delete(recursive: true);
         }
     }

@@ -36,11 +36,11 @@ internal sealed class BrokerCommand(EmbeddedKafkaBrokerOptions defaults)
         }
         catch (PrerequisiteException ex)
         {
-            return Fail(ExitCodes.BadInput, ex.Message);
+            return CliErrors.Fail(ExitCodes.BadInput, ex.Message, ex);
         }
         catch (BrokerStartException ex)
         {
-            return Fail(ExitCodes.BrokerFailed, ex.Message);
+            return CliErrors.Fail(ExitCodes.BrokerFailed, ex.Message, ex);
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
         {

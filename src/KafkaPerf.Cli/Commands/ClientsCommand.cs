@@ -8,11 +8,13 @@ internal sealed class ClientsCommand(ClientRegistry registry)
 {
     public Command Build()
     {
-        var command = new Command("clients", "List the registered clients and whether they can run here.");
+        var command = new Command("clients", "List the registered clients and reference tools, and whether they can run here.");
         command.SetAction(_ =>
         {
-            foreach (var factory in registry.Factories)
+            foreach (var factory in registry.Factories.OrderBy(f => f.IsReference))
             {
+                if (factory.IsReference && factory == registry.Factories.First(f => f.IsReference))
+                    Console.WriteLine($"{Environment.NewLine}Reference tools (run beside the clients with --references, produce and consume only):");
                 var problem = factory.CheckAvailability();
                 Console.WriteLine($"{factory.Name,-12} {(factory.RequiresBroker ? "needs a broker" : "no broker"),-15} {factory.Description}");
                 if (factory.DescribeLibrary() is { } library) Console.WriteLine($"{string.Empty,-12} library: {library}");

@@ -42,11 +42,11 @@ internal static class CompareCommand
         }
         catch (InvalidDataException ex)
         {
-            return BadInput(ex.Message);
+            return BadInput(ex.Message, ex);
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
-            return BadInput($"A result file could not be read ({ex.Message.TrimEnd('.')}): give the .json file a run wrote.");
+            return BadInput($"A result file could not be read ({ex.Message.TrimEnd('.')}): give the .json file a run wrote.", ex);
         }
 
         var comparisons = ResultComparison.Compare(baseline, candidate);
@@ -73,9 +73,5 @@ internal static class CompareCommand
         return ResultJson.Read(path);
     }
 
-    private static int BadInput(string message)
-    {
-        Console.Error.WriteLine($"kafkaperf: {message}");
-        return ExitCodes.BadInput;
-    }
+    private static int BadInput(string message, Exception? exception = null) => CliErrors.BadInput(message, exception);
 }

@@ -23,6 +23,7 @@ internal sealed class RunCommand
     private static readonly Option<string> Sizes = new("--sizes") { Description = "Payload sizes in bytes, comma-separated.", DefaultValueFactory = _ => "100,1000,10000" };
     private static readonly Option<string> Messages = new("--messages") { Description = "Messages per run, comma-separated.", DefaultValueFactory = _ => "10000" };
     private static readonly Option<int> Repeat = new("--repeat") { Description = "Measured runs per client and cell.", DefaultValueFactory = _ => 5 };
+    private static readonly Option<string?> References = new("--references") { Description = "Reference tools to run beside the clients in produce and consume cells: kcat (librdkafka's CLI), kafka-tools (Kafka's ProducerPerformance/ConsumerPerformance). A missing tool is left out with a warning." };
     private static readonly Option<string?> Bootstrap = new("--bootstrap") { Description = "An existing Kafka cluster (host:port,…); without it an embedded broker starts." };
     private static readonly Option<string?> KafkaHome = new("--kafka-home") { Description = "An unpacked Apache Kafka distribution whose libs/ the embedded broker and the java clients use (as KAFKAPERF_KAFKA_HOME)." };
     private static readonly Option<int> BrokerHeap = new("--broker-heap") { Description = "Java heap of the embedded broker, in MB.", DefaultValueFactory = _ => EmbeddedKafkaBrokerOptions.DefaultHeapMegabytes };
@@ -57,7 +58,7 @@ internal sealed class RunCommand
     {
         var command = new Command("run", "Run a benchmark matrix and print the comparison tables.")
         {
-            Clients, Scenarios, Sizes, Messages, Repeat, Bootstrap, KafkaHome, BrokerHeap,
+            Clients, References, Scenarios, Sizes, Messages, Repeat, Bootstrap, KafkaHome, BrokerHeap,
             Acks, LingerMs, BatchSize, MaxInFlight, Compression, SendBuffer, ReceiveBuffer, FetchMinBytes, Partitions, Overrides,
             TopicPrefix, KeepTopics, Payload, UsePrefetch, Output, Format, Quiet,
         };
@@ -77,7 +78,7 @@ internal sealed class RunCommand
             catch (PrerequisiteException ex)
             {
                 return BadInput(ex.Message.Replace($"{KafkaJars.KafkaHomeVariable} is", "--kafka-home is", StringComparison.Ordinal)
-                    .Replace($"or unset it", "or leave --kafka-home out", StringComparison.Ordinal));
+                    .Replace($"or unset it", "or leave --kafka-home out", StringComparison.Ordinal), ex);
             }
             Environment.SetEnvironmentVariable(KafkaJars.KafkaHomeVariable, Path.GetFullPath(kafkaHome));
         }
@@ -86,7 +87,7 @@ internal sealed class RunCommand
         var brokerOptions = _brokerDefaults with { HeapMegabytes = parse.GetValue(BrokerHeap) };
         try
         {
-            plan = BuildPlan(parse);
+            plan = BuildPlan(parse, _registry);
             exporters = [.. List(parse.GetValue(Format)).Select(f => DefaultExporters.TryGet(f, out var e)
                 ? e : throw new PlanValidationException($"Unknown format '{f}': use csv, json and/or md."))];
             if (exporters.Count == 0) throw new PlanValidationException("--format is empty: name at least one of csv, json and md.");
@@ -100,7 +101,7 @@ internal sealed class RunCommand
         }
         catch (PlanValidationException ex)
         {
-            return BadInput(ex.Message);
+            return BadInput(ex.Message, ex);
         }
 
         var bootstrap = parse.GetValue(Bootstrap);
@@ -125,7 +126,7 @@ internal sealed class RunCommand
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
             RemoveIfEmpty(output, createdOutput);
-            return BadInput($"Cannot write to the output folder '{output}' ({ex.Message.TrimEnd('.')}): choose another with --output.");
+            return BadInput($"Cannot write to the output folder '{output}' ({ex.Message.TrimEnd('.')}): choose another with --output.", ex);
         }
 
         bool quiet = parse.GetValue(Quiet);
@@ -149,13 +150,12 @@ internal sealed class RunCommand
             catch (PrerequisiteException ex)
             {
                 RemoveIfEmpty(output, createdOutput);
-                return BadInput(ex.Message);
+                return BadInput(ex.Message, ex);
             }
             catch (BrokerStartException ex)
             {
                 RemoveIfEmpty(output, createdOutput);
-                Console.Error.WriteLine($"kafkaperf: {ex.Message}");
-                return ExitCodes.BrokerFailed;
+                return CliErrors.Fail(ExitCodes.BrokerFailed, ex.Message, ex);
             }
             catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
             {
@@ -172,7 +172,7 @@ internal sealed class RunCommand
             catch (PrerequisiteException ex)
             {
                 RemoveIfEmpty(output, createdOutput);
-                return BadInput(ex.Message);
+                return BadInput(ex.Message, ex);
             }
 
             var baseName = "kafkaperf-" + result.StartedAtUtc.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture);
@@ -217,7 +217,7 @@ internal sealed class RunCommand
         }
     }
 
-    private static BenchmarkPlan BuildPlan(ParseResult parse)
+    private static BenchmarkPlan BuildPlan(ParseResult parse, ClientRegistry registry)
     {
         var builder = new BenchmarkPlanBuilder()
             .Clients(List(parse.GetValue(Clients)))
@@ -244,6 +244,19 @@ internal sealed class RunCommand
         if (parse.GetValue(ReceiveBuffer) is { } receive) builder.ReceiveBufferBytes(Numbers(receive, "receive buffer"));
         if (parse.GetValue(FetchMinBytes) is { } fetch) builder.FetchMinBytes(Numbers(fetch, "fetch.min.bytes"));
         if (parse.GetValue(Partitions) is { } partitions) builder.Partitions(Numbers(partitions, "partitions"));
+        foreach (var reference in List(parse.GetValue(References)))
+        {
+            // A reference whose tool is missing is left out with a warning; the clients and the other references still run.
+            if (registry.TryGet(reference, out var factory) && factory.IsReference && factory.CheckAvailability() is { } missing)
+            {
+                Console.Error.WriteLine($"kafkaperf: warning: reference '{reference}' is left out: {missing}");
+                builder.Warning($"Reference '{reference}' was left out: {missing}");
+            }
+            else
+            {
+                builder.References(reference);
+            }
+        }
         foreach (var entry in parse.GetValue(Overrides) ?? [])
         {
             var (client, key, value) = ParseOverride(entry);
@@ -252,11 +265,7 @@ internal sealed class RunCommand
         return builder.Build();
     }
 
-    private static int BadInput(string message)
-    {
-        foreach (var line in message.Split(Environment.NewLine)) Console.Error.WriteLine($"kafkaperf: {line}");
-        return ExitCodes.BadInput;
-    }
+    private static int BadInput(string message, Exception? exception = null) => CliErrors.BadInput(message, exception);
 
     private static bool IsBootstrapList(string value) =>
         List(value) is { Length: > 0 } servers && servers.All(server =>

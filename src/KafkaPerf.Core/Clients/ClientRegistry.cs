@@ -43,5 +43,13 @@ public sealed class ClientRegistry
     /// <summary>The one-line error for a name that is not registered.</summary>
     /// <param name="name">The unknown name.</param>
     /// <returns>The message, listing the registered names.</returns>
-    public string UnknownClientMessage(string name) => $"Unknown client '{name}': choose from {string.Join(", ", Names)}.";
+    public string UnknownClientMessage(string name) =>
+        $"Unknown client '{name}': choose from {string.Join(", ", Factories.Where(f => !f.IsReference).Select(f => f.Name))}"
+        + (Factories.Any(f => f.IsReference) ? $" (references, for --references: {string.Join(", ", Factories.Where(f => f.IsReference).Select(f => f.Name))})." : ".");
+
+    /// <summary>The one-line error for a reference name that is not registered.</summary>
+    /// <param name="name">The unknown name.</param>
+    /// <returns>The message, listing the registered references.</returns>
+    public string UnknownReferenceMessage(string name) =>
+        $"Unknown reference '{name}': choose from {string.Join(", ", Factories.Where(f => f.IsReference).Select(f => f.Name).DefaultIfEmpty("(none registered)"))}.";
 }

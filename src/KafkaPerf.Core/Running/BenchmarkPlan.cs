@@ -68,6 +68,10 @@ public sealed record BenchmarkPlan
     /// <summary>A consume with no progress for this long fails.</summary>
     public TimeSpan StallTimeout { get; init; } = TimeSpan.FromSeconds(30);
 
+    /// <summary>Reference tools (e.g. <c>kcat</c>, <c>kafka-tools</c>) that run beside the clients in produce and consume
+    /// cells; they are also the last entries of <see cref="Clients"/>, so they are compared with the baseline like any client.</summary>
+    public IReadOnlyList<string> References { get; init; } = [];
+
     /// <summary>Tolerance band of the on-par verdict (0.05 = ±5 %).</summary>
     public double Tolerance { get; init; } = 0.05;
 
@@ -82,10 +86,27 @@ public sealed record BenchmarkPlan
                         yield return new PlanCell(scenario, messages, size, settings);
     }
 
-    /// <summary>Runs in the plan, warm-ups included.</summary>
-    public int TotalRuns =>
-        Scenarios.Count * SettingsVariants.Count * MessageCounts.Count * PayloadSizes.Count
-        * Clients.Count * (Repeat + (Warmup ? 1 : 0));
+    /// <summary>Runs in the plan, warm-ups included (references run no warm-up and only produce and consume).</summary>
+    public int TotalRuns => Cells().Sum(cell => ClientsFor(cell).Sum(client => Repeat + (Warmup && !IsReference(client) ? 1 : 0)));
+
+    /// <summary>Whether a client of the plan is a reference tool (<see cref="References"/>).</summary>
+    /// <param name="client">A client name.</param>
+    /// <returns><see langword="true"/> for a reference.</returns>
+    public bool IsReference(string client) => References.Contains(client, StringComparer.OrdinalIgnoreCase);
+
+    /// <summary>The clients that run a cell, in plan order: every client, and the references in produce and consume cells.</summary>
+    /// <param name="cell">The cell.</param>
+    /// <returns>Client names.</returns>
+    public IReadOnlyList<string> ClientsFor(PlanCell cell)
+    {
+        ArgumentNullException.ThrowIfNull(cell);
+        return References.Count == 0 || ReferencesRun(cell.Scenario) ? Clients : [.. Clients.Where(c => !IsReference(c))];
+    }
+
+    /// <summary>Whether references run cells of a scenario: produce and consume, not roundtrip.</summary>
+    /// <param name="scenario">The scenario.</param>
+    /// <returns><see langword="true"/> for produce and consume.</returns>
+    public static bool ReferencesRun(ScenarioKind scenario) => scenario is ScenarioKind.Produce or ScenarioKind.Consume;
 
     /// <summary>The settings one client runs a cell with: the variant plus that client's overrides.</summary>
     /// <param name="cell">The cell.</param>

@@ -9,6 +9,8 @@ namespace KafkaPerf.Running;
 public sealed class BenchmarkPlanBuilder
 {
     private readonly List<string> _clients = [];
+    private readonly List<string> _references = [];
+    private readonly List<string> _warnings = [];
     private readonly List<ScenarioKind> _scenarios = [];
     private readonly List<long> _messageCounts = [];
     private readonly List<int> _payloadSizes = [];
@@ -31,6 +33,17 @@ public sealed class BenchmarkPlanBuilder
     /// <param name="names">Registered client names.</param>
     /// <returns>This builder.</returns>
     public BenchmarkPlanBuilder Clients(params string[] names) { _clients.AddRange(names); return this; }
+
+    /// <summary>Adds reference tools (e.g. <c>kcat</c>, <c>kafka-tools</c>): they run beside the clients in produce and
+    /// consume cells, after them in each round, and are compared with the baseline.</summary>
+    /// <param name="names">Registered reference names.</param>
+    /// <returns>This builder.</returns>
+    public BenchmarkPlanBuilder References(params string[] names) { _references.AddRange(names); return this; }
+
+    /// <summary>Adds a caveat the result should carry (e.g. a reference left out because its tool is missing).</summary>
+    /// <param name="message">One line.</param>
+    /// <returns>This builder.</returns>
+    public BenchmarkPlanBuilder Warning(string message) { _warnings.Add(message); return this; }
 
     /// <summary>The scenarios to run.</summary>
     /// <param name="kinds">Scenarios.</param>
@@ -196,6 +209,12 @@ public sealed class BenchmarkPlanBuilder
         if (_clients.Count == 0) Error("No client given: name at least one (e.g. --clients confluent,java).");
         foreach (var duplicate in _clients.GroupBy(c => c, StringComparer.OrdinalIgnoreCase).Where(g => g.Count() > 1))
             Error($"Client '{duplicate.Key}' is listed twice: list each client once.");
+        foreach (var duplicate in _references.GroupBy(c => c, StringComparer.OrdinalIgnoreCase).Where(g => g.Count() > 1))
+            Error($"Reference '{duplicate.Key}' is listed twice: list each reference once.");
+        foreach (var both in _references.Where(r => _clients.Contains(r, StringComparer.OrdinalIgnoreCase)).Distinct(StringComparer.OrdinalIgnoreCase))
+            Error($"'{both}' is listed as a client and as a reference: name it once.");
+        if (_references.Count > 0 && _scenarios.Count > 0 && !_scenarios.Any(BenchmarkPlan.ReferencesRun))
+            errors.Add(new ValidationError(ValidationSeverity.Warning, "References run produce and consume cells only, and this plan has neither: they do not run."));
         if (_scenarios.Count == 0) Error("No scenario given: choose produce, consume and/or roundtrip.");
         if (_messageCounts.Count == 0) Error("No message count given: give at least one (e.g. --messages 10000).");
         foreach (var count in _messageCounts.Where(c => c <= 0 || c > int.MaxValue))
@@ -227,8 +246,8 @@ public sealed class BenchmarkPlanBuilder
             else if (!File.Exists(file)) Error($"The payload file '{file}' does not exist: give an existing file, e.g. --payload file:./sample.json.");
             else if (new FileInfo(file).Length == 0) Error($"The payload file '{file}' is empty: give a file with at least one byte.");
         }
-        foreach (var client in _overrides.Keys.Where(k => !_clients.Contains(k, StringComparer.OrdinalIgnoreCase)))
-            Error($"A setting is given for client '{client}', which is not in the plan: name it in --clients, or fix the name in -X {client}:key=value.");
+        foreach (var client in _overrides.Keys.Where(k => !_clients.Contains(k, StringComparer.OrdinalIgnoreCase) && !_references.Contains(k, StringComparer.OrdinalIgnoreCase)))
+            Error($"A setting is given for client '{client}', which is not in the plan: name it in --clients or --references, or fix the name in -X {client}:key=value.");
         foreach (var (client, settings) in _overrides)
         {
             foreach (var key in settings.Keys)
@@ -252,8 +271,9 @@ public sealed class BenchmarkPlanBuilder
 
         return _options with
         {
-            Warnings = [.. findings.Where(f => f.Severity == ValidationSeverity.Warning).Select(f => f.Message)],
-            Clients = [.. _clients],
+            Warnings = [.. _warnings, .. findings.Where(f => f.Severity == ValidationSeverity.Warning).Select(f => f.Message)],
+            Clients = [.. _clients, .. _references],
+            References = [.. _references],
             Scenarios = [.. _scenarios.Distinct()],
             MessageCounts = [.. _messageCounts.Distinct()],
             PayloadSizes = [.. _payloadSizes.Distinct()],

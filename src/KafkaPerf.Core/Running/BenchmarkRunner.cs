@@ -42,7 +42,11 @@ public sealed class BenchmarkRunner
         foreach (var name in plan.Clients)
         {
             if (!_registry.TryGet(name, out var factory))
-                errors.Add(new ValidationError(ValidationSeverity.Error, _registry.UnknownClientMessage(name)));
+                errors.Add(new ValidationError(ValidationSeverity.Error, plan.IsReference(name) ? _registry.UnknownReferenceMessage(name) : _registry.UnknownClientMessage(name)));
+            else if (factory.IsReference != plan.IsReference(name))
+                errors.Add(new ValidationError(ValidationSeverity.Error, factory.IsReference
+                    ? $"'{name}' is a reference tool, not a client: name it in --references."
+                    : $"'{name}' is a client, not a reference tool: name it in --clients."));
             else if (factory.CheckAvailability() is { } unavailable)
                 errors.Add(new ValidationError(ValidationSeverity.Error, $"Client '{name}' cannot run here: {unavailable}"));
             else if (plan.SettingsVariants.Select(v => factory.CheckSettings(plan.SettingsFor(v, name))).FirstOrDefault(p => p is not null) is { } badSettings)
@@ -68,7 +72,8 @@ public sealed class BenchmarkRunner
         progress ??= NullProgress.Instance;
 
         var started = DateTimeOffset.UtcNow;
-        var runs = new List<RunRecord>(plan.TotalRuns);
+        int totalRuns = plan.TotalRuns;
+        var runs = new List<RunRecord>(totalRuns);
         var warnings = new List<string>();
         var clients = new Dictionary<string, IBenchClient>(StringComparer.OrdinalIgnoreCase);
         var infos = new Dictionary<string, ClientInfo>(StringComparer.OrdinalIgnoreCase);
@@ -99,18 +104,20 @@ public sealed class BenchmarkRunner
                 if (!payloads.TryGetValue(cell.PayloadBytes, out var payload))
                     payloads[cell.PayloadBytes] = payload = PayloadFactory.Create(plan.Payload, cell.PayloadBytes, plan.Seed, fileBytes);
 
+                // References run only produce and consume, without warm-up: every run of theirs is a process of its own.
+                var cellClients = plan.ClientsFor(cell);
                 var order = new List<(string Client, int Repetition)>();
-                if (plan.Warmup) order.AddRange(plan.Clients.Select(c => (c, 0)));
+                if (plan.Warmup) order.AddRange(cellClients.Where(c => !plan.IsReference(c)).Select(c => (c, 0)));
                 order.AddRange(plan.Order == RunOrderKind.Shuffled
-                    ? RunOrder.Shuffled(plan.Clients, plan.Repeat, plan.Seed + sequence)
-                    : RunOrder.Balanced(plan.Clients, plan.Repeat));
+                    ? RunOrder.Shuffled(cellClients, plan.Repeat, plan.Seed + sequence)
+                    : RunOrder.Balanced(cellClients, plan.Repeat));
 
                 foreach (var (name, repetition) in order)
                 {
                     cancellationToken.ThrowIfCancellationRequested();
                     sequence++;
                     var topic = TopicNaming.For(plan.TopicPrefix, name, cell.MessageCount, cell.PayloadBytes, sequence);
-                    var run = new RunDescriptor(sequence, plan.TotalRuns, cell, name, repetition, topic);
+                    var run = new RunDescriptor(sequence, totalRuns, cell, name, repetition, topic);
                     progress.OnRunStarting(run);
                     inProgress = run;
                     var record = await RunOneAsync(plan, run, clients[name], payload, warnings, progress, cancellationToken);
@@ -196,7 +203,7 @@ public sealed class BenchmarkRunner
             GC.Collect();
             var scenario = Scenario.For(cell.Scenario);
             measurement = await Task.Factory.StartNew(
-                () => scenario.Run(context, cancellationToken),
+                () => client is IReferenceClient reference ? reference.Run(cell.Scenario, context, cancellationToken) : scenario.Run(context, cancellationToken),
                 cancellationToken, TaskCreationOptions.LongRunning, TaskScheduler.Default);
         }
         catch (Exception ex) when (ex is not OperationCanceledException)
@@ -304,6 +311,8 @@ public sealed class BenchmarkRunner
         foreach (var client in clients)
         {
             foreach (var warning in client.Warnings) yield return warning;
+            // A reference measures what its tool reports: no latency, no prefetch, said once in its Details.
+            if (client is IReferenceClient) continue;
             if (plan.UsePrefetch && consumes && !client.Capabilities.HasFlag(ClientCapabilities.Prefetch))
                 yield return $"Client '{client.Name}' has no prefetch: UsePrefetch is off for it.";
             if (plan.Scenarios.Contains(ScenarioKind.Produce) && !client.Capabilities.HasFlag(ClientCapabilities.DeliveryLatency))

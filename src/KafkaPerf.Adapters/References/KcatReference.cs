@@ -1,0 +1,298 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Text;
+using KafkaPerf.Adapters.Confluent;
+using KafkaPerf.Clients;
+using KafkaPerf.Scenarios;
+
+namespace KafkaPerf.Adapters.References;
+
+/// <summary>
+/// <c>kcat</c>, the native reference: librdkafka without .NET, run against the same librdkafka build that
+/// <c>confluent</c> loads. Produce pipes the payloads into <c>kcat -P</c>; consume reads with <c>kcat -C -G</c>.
+/// </summary>
+public sealed class KcatReferenceFactory : IBenchClientFactory
+{
+    /// <summary>The reference's name.</summary>
+    public const string ReferenceName = "kcat";
+
+    /// <summary>A variable naming the kcat executable; <c>kcat</c> (then <c>kafkacat</c>) on PATH when unset.</summary>
+    public const string PathVariable = "KAFKAPERF_KCAT";
+
+    /// <inheritdoc />
+    public string Name => ReferenceName;
+
+    /// <inheritdoc />
+    public string Description => "reference: librdkafka's own command-line client, no .NET (produce and consume)";
+
+    /// <inheritdoc />
+    public bool IsReference => true;
+
+    /// <inheritdoc />
+    public bool RequiresBroker => true;
+
+    /// <inheritdoc />
+    public string? DescribeLibrary()
+    {
+        try
+        {
+            return KcatTool.Locate().Describe();
+        }
+        catch (PrerequisiteException)
+        {
+            return null;
+        }
+    }
+
+    /// <inheritdoc />
+    public string? CheckAvailability()
+    {
+        try
+        {
+            KcatTool.Locate();
+            return null;
+        }
+        catch (PrerequisiteException ex)
+        {
+            return ex.Message;
+        }
+    }
+
+    /// <inheritdoc />
+    /// <remarks>kcat runs on librdkafka: its settings are checked by the librdkafka that confluent loads.</remarks>
+    public string? CheckSettings(ClientSettings settings)
+    {
+        ArgumentNullException.ThrowIfNull(settings);
+        return settings.Overrides.Count == 0 ? null : new ConfluentClientFactory().CheckSettings(settings);
+    }
+
+    /// <inheritdoc />
+    public IBenchClient Create(ClientConnection connection) => new KcatClient(connection, KcatTool.Locate());
+}
+
+/// <summary>A located kcat and the librdkafka it runs on.</summary>
+internal sealed record KcatTool(string Path, string? LibraryDirectory, string KcatVersion, string LibrdkafkaVersion)
+{
+    private static (string? Variable, KcatTool Tool)? s_located;
+
+    public string Describe() => $"kcat {KcatVersion}, librdkafka {LibrdkafkaVersion}";
+
+    /// <summary>The variables kcat runs with: the librdkafka that confluent loads comes first on the library path.</summary>
+    public IReadOnlyDictionary<string, string> Environment => LibraryDirectory is null
+        ? new Dictionary<string, string>()
+        : new Dictionary<string, string> { ["LD_LIBRARY_PATH"] = LibraryDirectory };
+
+    /// <exception cref="PrerequisiteException">No kcat, or it does not run.</exception>
+    public static KcatTool Locate()
+    {
+        var named = System.Environment.GetEnvironmentVariable(KcatReferenceFactory.PathVariable);
+        // Located once per value of the variable: `kcat -V` is a process start.
+        if (s_located is { } known && known.Variable == named) return known.Tool;
+        string path = !string.IsNullOrWhiteSpace(named)
+            ? File.Exists(named) ? named : throw new PrerequisiteException($"{KcatReferenceFactory.PathVariable} is '{named}', which does not exist: point it at a kcat executable or unset it.")
+            : FindOnPath("kcat") ?? FindOnPath("kafkacat")
+              ?? throw new PrerequisiteException("kcat is not on PATH: install it (apt-get install kcat) or set KAFKAPERF_KCAT; the other references and clients run without it.");
+        string? libraries = null;
+        try
+        {
+            // The same librdkafka as confluent, so that the row differs from confluent's by .NET alone.
+            var binding = ConfluentNativeLibrary.EnsureLoaded();
+            if (System.IO.Path.GetFileName(binding.Path) == "librdkafka.so.1") libraries = System.IO.Path.GetDirectoryName(binding.Path);
+        }
+        catch (PrerequisiteException)
+        {
+            // kcat then runs on the system's librdkafka, which -V reports.
+        }
+        var tool = new KcatTool(path, libraries, "?", "?");
+        using var process = ToolProcess.Start(path, ["-V"], tool.Environment);
+        var output = new StreamReader(process.Output).ReadToEnd();
+        if (!process.WaitForExit(TimeSpan.FromSeconds(10), CancellationToken.None) || process.ExitCode != 0)
+            throw new PrerequisiteException($"'{path} -V' failed ({process.ErrorTail()}): reinstall kcat or set KAFKAPERF_KCAT.");
+        string Word(string after) => output.Split(after, 2) is [_, var rest] ? rest.Split(' ', '\n', ')')[0].Trim() : "?";
+        tool = tool with { KcatVersion = Word("Version "), LibrdkafkaVersion = Word("librdkafka ") };
+        s_located = (named, tool);
+        return tool;
+    }
+
+    private static string? FindOnPath(string name) =>
+        (System.Environment.GetEnvironmentVariable("PATH") ?? string.Empty).Split(System.IO.Path.PathSeparator, StringSplitOptions.RemoveEmptyEntries)
+            .Select(dir => System.IO.Path.Combine(dir, name)).FirstOrDefault(File.Exists);
+}
+
+/// <summary>One plan's kcat reference.</summary>
+internal sealed class KcatClient(ClientConnection connection, KcatTool tool) : ReferenceClient(connection)
+{
+    private const int WriteChunkBytes = 1 << 20;
+
+    public override string Name => KcatReferenceFactory.ReferenceName;
+
+    public override string LibraryVersion => tool.Describe();
+
+    public override IReadOnlyDictionary<string, string> Details { get; } = new Dictionary<string, string>(StringComparer.Ordinal)
+    {
+        ["kcat"] = $"{tool.KcatVersion} ({tool.Path})",
+        ["librdkafka"] = tool.LibraryDirectory is null ? $"{tool.LibrdkafkaVersion} (the system's)" : $"{tool.LibrdkafkaVersion} ({tool.LibraryDirectory})",
+        ["timing"] = "produce: first byte piped into kcat -P to its exit after the last delivery; consume: group assignment to the end of kcat -C's output",
+        ["keys"] = "none (values only)",
+    };
+
+    protected override RunMeasurement Produce(ScenarioContext context, CancellationToken cancellationToken)
+    {
+        var (elapsed, error) = Send(context, timed: true, cancellationToken);
+        return Produced(context, elapsed, context.MessageCount, error);
+    }
+
+    protected override RunMeasurement Consume(ScenarioContext context, CancellationToken cancellationToken)
+    {
+        var (_, fillError) = Send(context, timed: false, cancellationToken);
+        if (fillError is not null) return new RunMeasurement { ElapsedSeconds = double.NaN, Sent = context.MessageCount, Error = $"filling the topic before consuming: {fillError}" };
+        long inTopic = CountRecords(context.Topic);
+        if (inTopic != context.MessageCount)
+            return new RunMeasurement { ElapsedSeconds = double.NaN, Sent = context.MessageCount, Delivered = inTopic, Lost = context.MessageCount - inTopic, Error = $"filling the topic before consuming left {inTopic} of {context.MessageCount} records" };
+
+        long assignedAt = 0;
+        var arguments = new List<string> { "-C", "-b", Bootstrap, "-G", context.GroupId, "-c", context.MessageCount.ToString(CultureInfo.InvariantCulture), "-f", "x" };
+        foreach (var (key, value) in ConsumerSettings(context)) arguments.AddRange(["-X", $"{key}={value}"]);
+        arguments.Add(context.Topic);
+        using var process = ToolProcess.Start(tool.Path, arguments, tool.Environment, line =>
+        {
+            // "% Group g rebalanced (memberid …): assigned: topic [0]": the moment the clients' consume timing starts too.
+            if (line.Contains("assigned:", StringComparison.Ordinal)) Interlocked.CompareExchange(ref assignedAt, Stopwatch.GetTimestamp(), 0);
+        });
+        process.Input.Close();
+        long received = 0;
+        var buffer = new byte[64 * 1024];
+        int read;
+        while ((read = process.Output.Read(buffer)) > 0) received += read;
+        long endedAt = Stopwatch.GetTimestamp();
+        if (!process.WaitForExit(RunTimeout(context), cancellationToken))
+            return Failure(context, received, $"kcat -C did not finish within {RunTimeout(context).TotalSeconds:0} s");
+        if (process.ExitCode != 0) return Failure(context, received, $"kcat -C exited with code {process.ExitCode}: {process.ErrorTail()}");
+        if (Interlocked.Read(ref assignedAt) == 0) return Failure(context, received, "kcat -C never reported its partition assignment");
+        return new RunMeasurement
+        {
+            ElapsedSeconds = Stopwatch.GetElapsedTime(assignedAt, endedAt).TotalSeconds,
+            Sent = context.MessageCount,
+            Delivered = context.MessageCount,
+            Received = received,
+            Lost = Math.Max(0, context.MessageCount - received),
+            Duplicates = Math.Max(0, received - context.MessageCount),
+        };
+    }
+
+    private static RunMeasurement Failure(ScenarioContext context, long received, string error) => new()
+    {
+        ElapsedSeconds = double.NaN, Sent = context.MessageCount, Delivered = context.MessageCount, Received = received,
+        Lost = Math.Max(0, context.MessageCount - received), Error = error,
+    };
+
+    /// <summary>Pipes N copies of the payload into <c>kcat -P</c>; timed from the first byte written to kcat's exit, which
+    /// follows the delivery of the last record.</summary>
+    private (double Elapsed, string? Error) Send(ScenarioContext context, bool timed, CancellationToken cancellationToken)
+    {
+        var payload = context.Payload.Span;
+        var delimiter = Delimiter(payload);
+        var arguments = new List<string> { "-P", "-b", Bootstrap, "-t", context.Topic, "-D", Escape(delimiter) };
+        foreach (var (key, value) in ProducerSettings(context)) arguments.AddRange(["-X", $"{key}={value}"]);
+        int unit = payload.Length + delimiter.Length;
+        int perChunk = (int)Math.Clamp(WriteChunkBytes / unit, 1, context.MessageCount);
+        var chunk = new byte[perChunk * unit];
+        for (int i = 0; i < perChunk; i++)
+        {
+            payload.CopyTo(chunk.AsSpan(i * unit));
+            delimiter.CopyTo(chunk.AsSpan(i * unit + payload.Length));
+        }
+        using var process = ToolProcess.Start(tool.Path, arguments, tool.Environment);
+        // kcat creates its producer (which connects to the bootstrap servers) before it reads its input: the timed section
+        // starts once it waits for input, so neither the process start nor the connection is timed.
+        if (timed) WaitUntilReading(process.Id, cancellationToken);
+        long started = Stopwatch.GetTimestamp();
+        try
+        {
+            for (long left = context.MessageCount; left > 0; left -= perChunk)
+            {
+                cancellationToken.ThrowIfCancellationRequested();
+                int records = (int)Math.Min(left, perChunk);
+                process.Input.Write(chunk, 0, records * unit);
+            }
+            process.Input.Close();
+        }
+        catch (IOException ex)
+        {
+            process.WaitForExit(TimeSpan.FromSeconds(10), cancellationToken);
+            return (double.NaN, $"kcat -P stopped reading its input ({ex.Message.TrimEnd('.')}): {process.ErrorTail()}");
+        }
+        if (!process.WaitForExit(RunTimeout(context), cancellationToken))
+            return (double.NaN, $"kcat -P did not finish within {RunTimeout(context).TotalSeconds:0} s");
+        double elapsed = Stopwatch.GetElapsedTime(started).TotalSeconds;
+        if (process.ExitCode != 0) return (double.NaN, $"kcat -P exited with code {process.ExitCode}: {process.ErrorTail()}");
+        if (process.Errors.Contains("Delivery failed", StringComparison.OrdinalIgnoreCase))
+            return (double.NaN, $"kcat -P reported failed deliveries: {process.ErrorTail()}");
+        return (elapsed, null);
+    }
+
+    /// <summary>Waits (at most 5 s) until kcat blocks reading its standard input, then a little more for its connection.</summary>
+    private static void WaitUntilReading(int pid, CancellationToken cancellationToken)
+    {
+        var deadline = Stopwatch.GetTimestamp() + 5 * Stopwatch.Frequency;
+        while (Stopwatch.GetTimestamp() < deadline)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            try
+            {
+                if (File.ReadAllText($"/proc/{pid}/wchan").Contains("pipe", StringComparison.Ordinal)) break;
+            }
+            catch (IOException)
+            {
+                break;
+            }
+            catch (UnauthorizedAccessException)
+            {
+                break;
+            }
+            Thread.Sleep(5);
+        }
+        Thread.Sleep(200);
+    }
+
+    /// <summary>A record delimiter that occurs nowhere in a run of payloads (kcat splits its input on it): 8 bytes, no NUL.</summary>
+    internal static byte[] Delimiter(ReadOnlySpan<byte> payload)
+    {
+        var random = new Random(7);
+        while (true)
+        {
+            var delimiter = new byte[8];
+            for (int i = 0; i < delimiter.Length; i++) delimiter[i] = (byte)random.Next(1, 256);
+            if (!Straddles(payload, delimiter)) return delimiter;
+        }
+    }
+
+    /// <summary>Whether the delimiter would be found anywhere but after the payload: inside it, or across its end.</summary>
+    private static bool Straddles(ReadOnlySpan<byte> payload, byte[] delimiter)
+    {
+        var joined = new byte[payload.Length * 2 + delimiter.Length];
+        payload.CopyTo(joined);
+        delimiter.CopyTo(joined, payload.Length);
+        payload.CopyTo(joined.AsSpan(payload.Length + delimiter.Length));
+        return joined.AsSpan().IndexOf(delimiter) != payload.Length;
+    }
+
+    /// <summary>kcat's <c>-D</c> spelling of bytes: <c>\xNN</c> each.</summary>
+    internal static string Escape(byte[] delimiter)
+    {
+        var text = new StringBuilder();
+        foreach (var b in delimiter) text.Append(CultureInfo.InvariantCulture, $"\\x{b:x2}");
+        return text.ToString();
+    }
+
+    private IEnumerable<KeyValuePair<string, string>> ProducerSettings(ScenarioContext context) =>
+        Own(ConfluentSettings.Producer(Bootstrap, context.Settings));
+
+    private IEnumerable<KeyValuePair<string, string>> ConsumerSettings(ScenarioContext context) =>
+        Own(ConfluentSettings.Consumer(Bootstrap, context.GroupId, context.Settings)).Where(p => p.Key is not "group.id");
+
+    /// <summary>confluent's parity table without what belongs to .NET or to the command line.</summary>
+    private static IEnumerable<KeyValuePair<string, string>> Own(List<KeyValuePair<string, string>> settings) =>
+        settings.Where(p => !p.Key.StartsWith("dotnet.", StringComparison.Ordinal) && p.Key is not "bootstrap.servers")
+            .Select(p => p.Key == "client.id" ? new KeyValuePair<string, string>(p.Key, "kafkaperf-kcat") : p);
+}
