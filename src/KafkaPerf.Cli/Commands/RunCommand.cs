@@ -163,11 +163,14 @@ internal sealed class RunCommand
                 return ExitCodes.Cancelled;
             }
 
-            IBenchmarkProgress progress = quiet ? NullProgress.Instance : new ConsoleProgress(Console.Error);
+            var runner = new BenchmarkRunner(_registry, connection);
             BenchmarkResult result;
             try
             {
-                result = await new BenchmarkRunner(_registry, connection).RunAsync(plan, progress, cancellationToken);
+                // A live bar on a terminal; plain lines in a pipe or a CI log; nothing with --quiet.
+                result = quiet ? await runner.RunAsync(plan, NullProgress.Instance, cancellationToken)
+                    : LiveProgress.IsSupported ? await LiveProgress.RunAsync(plan, progress => runner.RunAsync(plan, progress, cancellationToken))
+                    : await runner.RunAsync(plan, new ConsoleProgress(Console.Error), cancellationToken);
             }
             catch (PrerequisiteException ex)
             {
