@@ -2,6 +2,7 @@ using KafkaPerf.Adapters;
 using KafkaPerf.Adapters.Broker;
 using KafkaPerf.Adapters.Confluent;
 using KafkaPerf.Adapters.Java;
+using KafkaPerf.Adapters.References;
 using KafkaPerf.Clients;
 using KafkaPerf.Clients.InMemory;
 using KafkaPerf.Payloads;
@@ -58,6 +59,7 @@ public sealed class KafkaBenchmarkBuilder
         foreach (var factory in new IBenchClientFactory[]
         {
             new ConfluentClientFactory(), new JavaClientFactory(false), new JavaClientFactory(true), new InMemoryClientFactory(new InMemoryClientOptions()),
+            new KcatReferenceFactory(), new KafkaToolsReferenceFactory(),
         })
         {
             _factories[factory.Name] = factory;
@@ -68,6 +70,14 @@ public sealed class KafkaBenchmarkBuilder
     public KafkaBenchmarkBuilder Clients(params string[] names)
     {
         _plan.Clients(names);
+        return this;
+    }
+
+    /// <summary>Reference tools to run beside the clients in produce and consume cells (<c>kcat</c>, <c>kafka-tools</c>); a
+    /// missing tool fails validation here (the CLI leaves it out with a warning instead).</summary>
+    public KafkaBenchmarkBuilder References(params string[] names)
+    {
+        _plan.References(names);
         return this;
     }
 

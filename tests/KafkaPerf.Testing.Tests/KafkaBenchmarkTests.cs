@@ -6,19 +6,21 @@ namespace KafkaPerf.Testing.Tests;
 public class KafkaBenchmarkTests
 {
     [Fact]
-    public async Task OnEmbeddedBroker_ConfluentAndJava_RunsAndReturnsTheResultModel()
+    public async Task OnEmbeddedBroker_ConfluentAndJavaWithKcatReference_RunsAndReturnsTheResultModel()
     {
         var result = await KafkaBenchmark.OnEmbeddedBroker(new Adapters.Broker.EmbeddedKafkaBrokerOptions { HeapMegabytes = 256 })
             .Clients("confluent", "java")
+            .References("kcat")
             .Produce(messages: 2_000, payloadBytes: 100)
             .Repeat(2)
             .RunAsync();
 
         Assert.All(result.Runs, r => Assert.True(r.Succeeded, r.Error));
-        Assert.Equal(2 * (2 + 1), result.Runs.Count);
-        Assert.Equal(["confluent", "java"], result.Clients.Select(c => c.Name));
+        // Two clients with a warm-up each, the reference without.
+        Assert.Equal(2 * (2 + 1) + 2, result.Runs.Count);
+        Assert.Equal(["confluent", "java", "kcat"], result.Clients.Select(c => c.Name));
         Assert.Equal("4.3.1", result.Environment.BrokerVersion);
-        Assert.Single(result.Comparisons);
+        Assert.Equal(["java", "kcat"], result.Comparisons.Select(c => c.Candidate));
         PerformanceAssert.NoLossOrDuplicates(result);
     }
 
@@ -38,7 +40,7 @@ public class KafkaBenchmarkTests
     }
 
     [Theory]
-    [InlineData("nope", 1, "Unknown client 'nope': choose from confluent, inmemory, java, java-batched.")]
+    [InlineData("nope", 1, "Unknown client 'nope': choose from confluent, inmemory, java, java-batched (references, for --references: kafka-tools, kcat).")]
     [InlineData("inmemory", 0, "Repeat 0 is below 1: run each cell at least once.")]
     public async Task RunAsync_BadPlan_SameOneLineErrorsAsTheCli(string client, int repeat, string expected)
     {
