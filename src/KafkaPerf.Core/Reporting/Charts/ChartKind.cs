@@ -1,0 +1,14 @@
+namespace KafkaPerf.Reporting.Charts;
+
+/// <summary>What a report chart shows.</summary>
+public enum ChartKind
+{
+    /// <summary>Messages per second by payload size, one line per client.</summary>
+    Throughput,
+
+    /// <summary>Candidate/baseline throughput ratios of every cell, as a heat-map.</summary>
+    Ratio,
+
+    /// <summary>Latency by percentile, one curve per client.</summary>
+    Latency,
+}

@@ -1,0 +1,205 @@
+using System.Globalization;
+using KafkaPerf.Measurement;
+using KafkaPerf.Running;
+using KafkaPerf.Scenarios;
+using KafkaPerf.Statistics;
+
+namespace KafkaPerf.Reporting.Charts;
+
+/// <summary>Draws a result's charts as SVG: throughput by payload size per scenario, the candidate/baseline ratio
+/// heat-map, and latency percentile curves per cell that measured latency. Pure functions of the result: no I/O.</summary>
+/// <remarks>Latency curves come from the runs' histograms, merged per client and cell, when the result holds them (a
+/// result fresh from a run); a result read back from JSON keeps only each cell's percentile summary, and its curves
+/// go through those few percentiles.</remarks>
+public static class ReportCharts
+{
+    // Points per decade of 1/(1 − p) on a latency curve: smooth, and a few hundred points per curve at most.
+    private const int PointsPerDecade = 40;
+
+    /// <summary>Every chart of <paramref name="result"/>, in the order a report shows them.</summary>
+    /// <param name="result">The result.</param>
+    /// <returns>The charts; names are unique.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="result"/> is null.</exception>
+    public static IReadOnlyList<ReportChart> For(BenchmarkResult result)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        var charts = new List<ReportChart>();
+        charts.AddRange(Throughput(result));
+        if (Ratios(result) is { } ratios) charts.Add(ratios);
+        charts.AddRange(Latency(result));
+
+        // Two variant labels may slug alike; the second keeps its chart under a numbered name.
+        var seen = new HashSet<string>(StringComparer.Ordinal);
+        for (int i = 0; i < charts.Count; i++)
+        {
+            var name = charts[i].Name;
+            for (int n = 2; !seen.Add(name); n++) name = $"{charts[i].Name}-{n}";
+            charts[i] = charts[i] with { Name = name };
+        }
+        return charts;
+    }
+
+    private static IEnumerable<ReportChart> Throughput(BenchmarkResult result)
+    {
+        var plan = result.Plan;
+        foreach (var scenario in plan.Scenarios)
+        {
+            foreach (var variant in plan.SettingsVariants.Select(v => v.Describe()))
+            {
+                foreach (var messages in plan.MessageCounts)
+                {
+                    var cells = result.Cells.Where(c => c.Scenario == scenario && c.Variant == variant && c.MessageCount == messages).ToList();
+                    var series = plan.Clients.Select((client, index) => new XYChart.Series(client, index,
+                        [.. plan.PayloadSizes.Select(size => cells.FirstOrDefault(c => c.Client == client && c.PayloadBytes == size))
+                            .OfType<CellResult>()
+                            .Where(c => c.Runs > 0)
+                            .Select(c => new XYChart.Point(c.PayloadBytes, c.MessagesPerSecond.Median, c.MessagesPerSecond.Min, c.MessagesPerSecond.Max))],
+                        Markers: true, Whiskers: true)).ToList();
+                    int failed = cells.Sum(c => c.FailedRuns);
+                    string title = $"{Title(scenario)} throughput by payload size";
+                    var svg = ThroughputChart.Render(
+                        title,
+                        $"{ChartFormat.Messages(messages)} messages per run · settings: {variant} · {RunsText(plan)} per client and size",
+                        [.. plan.PayloadSizes.Select(s => (long)s)],
+                        series,
+                        "Point: median of the measured runs; whisker: min to max. Warm-ups"
+                            + (failed > 0 ? $" and {failed} failed run{(failed == 1 ? string.Empty : "s")} excluded." : " and failed runs excluded."));
+                    yield return new ReportChart($"throughput-{Name(scenario)}{Suffix(plan, messages, variant)}", ChartKind.Throughput, title, svg);
+                }
+            }
+        }
+    }
+
+    private static ReportChart? Ratios(BenchmarkResult result)
+    {
+        var plan = result.Plan;
+        if (plan.Clients.Count < 2) return null;
+        var baseline = plan.Clients[0];
+        var candidates = plan.Clients.Skip(1).ToList();
+        var rows = new List<RatioHeatMap.Row>();
+        foreach (var cell in plan.Cells())
+        {
+            var label = $"{Name(cell.Scenario)} · {ChartFormat.Bytes(cell.PayloadBytes)}"
+                + (plan.MessageCounts.Count > 1 ? $" · {ChartFormat.Messages(cell.MessageCount)} msgs" : string.Empty)
+                + (plan.SettingsVariants.Count > 1 ? $" · {cell.Variant}" : string.Empty);
+            var entries = candidates.Select(candidate =>
+            {
+                var c = result.Comparisons.FirstOrDefault(x => x.Candidate == candidate && x.Baseline == baseline && x.Scenario == cell.Scenario
+                    && x.MessageCount == cell.MessageCount && x.PayloadBytes == cell.PayloadBytes && x.Variant == cell.Variant);
+                if (c is null) return null;
+                var m = c.MessagesPerSecond;
+                return new RatioHeatMap.Entry(double.IsFinite(m.ShiftRatio) ? m.ShiftRatio : m.MeanRatio, VerdictText(m.Verdict));
+            }).ToList();
+            rows.Add(new RatioHeatMap.Row(label, entries));
+        }
+        var first = result.Comparisons.Count > 0 ? result.Comparisons[0].MessagesPerSecond : null;
+        var estimate = first is null || first.VerdictBasis == "shift"
+            ? "Ratio: Hodges–Lehmann estimate over the measured runs (about the ratio of medians)"
+            : "Ratio: ratio of the means of the measured runs";
+        var confidence = first?.Confidence ?? 0.95;
+        var tolerance = first?.Tolerance ?? plan.Tolerance;
+        var constant = new List<string>();
+        if (plan.MessageCounts.Count == 1) constant.Add($"{ChartFormat.Messages(plan.MessageCounts[0])} messages per run");
+        if (plan.SettingsVariants.Count == 1) constant.Add($"settings: {plan.SettingsVariants[0].Describe()}");
+        constant.Add($"{RunsText(plan)} per client and cell");
+        const string title = "Throughput ratio against the baseline";
+        var svg = RatioHeatMap.Render(
+            $"{title} ({baseline})",
+            string.Join(" · ", constant),
+            baseline,
+            candidates,
+            rows,
+            string.Create(CultureInfo.InvariantCulture,
+                $"{estimate}; verdict at {confidence * 100:0} % confidence, on par within ±{tolerance * 100:0.#} %."));
+        return new ReportChart("ratios", ChartKind.Ratio, $"{title} ({baseline})", svg);
+    }
+
+    private static IEnumerable<ReportChart> Latency(BenchmarkResult result)
+    {
+        var plan = result.Plan;
+        foreach (var cell in plan.Cells())
+        {
+            var curves = plan.Clients.Select((client, index) => new XYChart.Series(client, index,
+                LatencyCurve(result, cell, client), Markers: false, Whiskers: false, EmptyText: "no latency measured")).ToList();
+            if (curves.All(c => c.Points.Count == 0)) continue;
+            string title = $"{Title(cell.Scenario)} latency{LatencyKind(cell.Scenario)}, {ChartFormat.Bytes(cell.PayloadBytes)} payloads";
+            var svg = LatencyChart.Render(
+                title,
+                $"{ChartFormat.Messages(cell.MessageCount)} messages per run · settings: {cell.Variant} · the measured runs of each client merged",
+                curves,
+                "Curve: the latency that p of the records stayed within; to the right, the rarer slow records up to the slowest.");
+            yield return new ReportChart(
+                $"latency-{Name(cell.Scenario)}-{cell.PayloadBytes.ToString(CultureInfo.InvariantCulture)}b{Suffix(plan, cell.MessageCount, cell.Variant)}",
+                ChartKind.Latency, title, svg);
+        }
+    }
+
+    /// <summary>The client's curve in one cell: from the merged histograms of its measured, successful runs, else from
+    /// the cell's percentile summary, else none.</summary>
+    private static List<XYChart.Point> LatencyCurve(BenchmarkResult result, PlanCell cell, string client)
+    {
+        LatencyHistogram? merged = null;
+        foreach (var run in result.Runs)
+        {
+            if (run.IsWarmup || !run.Succeeded || run.Client != client || run.Scenario != cell.Scenario || run.MessageCount != cell.MessageCount
+                || run.PayloadBytes != cell.PayloadBytes || run.Variant != cell.Variant || run.LatencyHistogram is not { TotalCount: > 0 } histogram)
+            {
+                continue;
+            }
+            merged ??= new LatencyHistogram(histogram.HighestTrackableValue, histogram.SignificantDigits);
+            merged.Add(histogram);
+        }
+
+        var points = new List<XYChart.Point>();
+        if (merged is not null)
+        {
+            double decades = Math.Log10(merged.TotalCount);
+            for (int i = 0; ; i++)
+            {
+                double d = Math.Min((double)i / PointsPerDecade, decades);
+                double percent = 100 * (1 - Math.Pow(10, -d));
+                points.Add(new XYChart.Point(percent, merged.ValueAtPercentile(percent) / 1_000.0));
+                if (d >= decades) break;
+            }
+            return points;
+        }
+
+        var summary = result.Cells.FirstOrDefault(c => c.Client == client && c.Scenario == cell.Scenario && c.MessageCount == cell.MessageCount
+            && c.PayloadBytes == cell.PayloadBytes && c.Variant == cell.Variant)?.Latency;
+        if (summary is null || summary.Count == 0) return points;
+        foreach (var (percent, micros) in new[]
+        {
+            (0.0, summary.MinMicros), (50.0, summary.P50Micros), (90.0, summary.P90Micros), (95.0, summary.P95Micros),
+            (99.0, summary.P99Micros), (99.9, summary.P999Micros), (99.99, summary.P9999Micros),
+        })
+        {
+            if (double.IsFinite(micros) && LatencyChart.TailFactor(percent) <= summary.Count) points.Add(new XYChart.Point(percent, micros));
+        }
+        return points;
+    }
+
+    private static string Suffix(BenchmarkPlan plan, long messages, string variant) =>
+        (plan.MessageCounts.Count > 1 ? $"-{messages.ToString(CultureInfo.InvariantCulture)}msgs" : string.Empty)
+        + (plan.SettingsVariants.Count > 1 ? $"-{ChartFormat.Slug(variant)}" : string.Empty);
+
+    private static string RunsText(BenchmarkPlan plan) => plan.Repeat == 1 ? "1 measured run" : $"{plan.Repeat.ToString(CultureInfo.InvariantCulture)} measured runs";
+
+    private static string LatencyKind(ScenarioKind scenario) => scenario switch
+    {
+        ScenarioKind.Produce => " (send → ack)",
+        ScenarioKind.Roundtrip => " (produce → consume)",
+        _ => string.Empty,
+    };
+
+    private static string VerdictText(Verdict verdict) => verdict switch
+    {
+        Verdict.Faster => "faster",
+        Verdict.Slower => "slower",
+        Verdict.OnPar => "on par",
+        _ => "inconclusive",
+    };
+
+    private static string Title(ScenarioKind scenario) => scenario.ToString();
+
+    private static string Name(ScenarioKind scenario) => scenario.ToString().ToLowerInvariant();
+}

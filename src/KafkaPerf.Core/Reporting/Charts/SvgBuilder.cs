@@ -1,0 +1,98 @@
+using System.Globalization;
+using System.Text;
+
+namespace KafkaPerf.Reporting.Charts;
+
+/// <summary>Writes SVG elements as text: numbers in the invariant culture with two decimals at most, and every
+/// piece of text escaped, so that a client name or a variant label cannot break the markup.</summary>
+internal sealed class SvgBuilder
+{
+    /// <summary>The namespace a standalone .svg file must declare; an SVG inlined in HTML needs none.</summary>
+    public const string Namespace = "http://www.w3.org/2000/svg";
+
+    private readonly StringBuilder _text = new();
+
+    public SvgBuilder(double width, double height, string title)
+    {
+        _text.Append(CultureInfo.InvariantCulture,
+            $"<svg xmlns=\"{Namespace}\" width=\"{N(width)}\" height=\"{N(height)}\" viewBox=\"0 0 {N(width)} {N(height)}\" role=\"img\" aria-label=\"{Escape(title)}\" font-family=\"{ChartTheme.FontFamily}\">\n");
+        _text.Append("<title>").Append(Escape(title)).Append("</title>\n");
+        Rect(0, 0, width, height, fill: "#ffffff");
+    }
+
+    public void Rect(double x, double y, double width, double height, string fill, string? stroke = null, string? cssClass = null) =>
+        _text.Append(CultureInfo.InvariantCulture,
+            $"<rect x=\"{N(x)}\" y=\"{N(y)}\" width=\"{N(Math.Max(0, width))}\" height=\"{N(Math.Max(0, height))}\" fill=\"{fill}\"{Attr("stroke", stroke)}{Attr("class", cssClass)}/>\n");
+
+    public void Line(double x1, double y1, double x2, double y2, string stroke, double width = 1, string? dash = null) =>
+        _text.Append(CultureInfo.InvariantCulture,
+            $"<line x1=\"{N(x1)}\" y1=\"{N(y1)}\" x2=\"{N(x2)}\" y2=\"{N(y2)}\" stroke=\"{stroke}\" stroke-width=\"{N(width)}\"{Attr("stroke-dasharray", dash)}/>\n");
+
+    public void Polyline(IReadOnlyList<(double X, double Y)> points, string stroke, double width, string? dash = null)
+    {
+        if (points.Count == 0) return;
+        _text.Append("<polyline points=\"");
+        for (int i = 0; i < points.Count; i++)
+        {
+            if (i > 0) _text.Append(' ');
+            _text.Append(N(points[i].X)).Append(',').Append(N(points[i].Y));
+        }
+        _text.Append(CultureInfo.InvariantCulture,
+            $"\" fill=\"none\" stroke=\"{stroke}\" stroke-width=\"{N(width)}\" stroke-linejoin=\"round\"{Attr("stroke-dasharray", dash)}/>\n");
+    }
+
+    /// <summary>A data marker of one of several shapes, so series stay apart without colour.</summary>
+    public void Marker(double x, double y, int shape, string fill, double size = 4.5)
+    {
+        switch (shape % 4)
+        {
+            case 0:
+                _text.Append(CultureInfo.InvariantCulture, $"<circle cx=\"{N(x)}\" cy=\"{N(y)}\" r=\"{N(size)}\" fill=\"{fill}\" stroke=\"#ffffff\" stroke-width=\"1\"/>\n");
+                break;
+            case 1:
+                Rect(x - size, y - size, 2 * size, 2 * size, fill, stroke: "#ffffff");
+                break;
+            case 2:
+                Polygon([(x, y - (size * 1.25)), (x + (size * 1.15), y + (size * 0.85)), (x - (size * 1.15), y + (size * 0.85))], fill);
+                break;
+            default:
+                Polygon([(x, y - (size * 1.3)), (x + (size * 1.3), y), (x, y + (size * 1.3)), (x - (size * 1.3), y)], fill);
+                break;
+        }
+    }
+
+    public void Text(double x, double y, string text, double size, string anchor = "start", string fill = "#222222", bool bold = false, double rotate = 0, string? cssClass = null)
+    {
+        var transform = rotate == 0 ? string.Empty : string.Create(CultureInfo.InvariantCulture, $" transform=\"rotate({N(rotate)} {N(x)} {N(y)})\"");
+        _text.Append(CultureInfo.InvariantCulture,
+            $"<text x=\"{N(x)}\" y=\"{N(y)}\" font-size=\"{N(size)}\" text-anchor=\"{anchor}\" fill=\"{fill}\"{(bold ? " font-weight=\"bold\"" : string.Empty)}{transform}{Attr("class", cssClass)}>{Escape(text)}</text>\n");
+    }
+
+    public void BeginGroup(string cssClass) => _text.Append(CultureInfo.InvariantCulture, $"<g class=\"{Escape(cssClass)}\">\n");
+
+    public void EndGroup() => _text.Append("</g>\n");
+
+    public override string ToString() => _text + "</svg>\n";
+
+    /// <summary>Escapes text for an XML element or attribute.</summary>
+    public static string Escape(string text) => text
+        .Replace("&", "&amp;", StringComparison.Ordinal)
+        .Replace("<", "&lt;", StringComparison.Ordinal)
+        .Replace(">", "&gt;", StringComparison.Ordinal)
+        .Replace("\"", "&quot;", StringComparison.Ordinal);
+
+    private void Polygon(IReadOnlyList<(double X, double Y)> points, string fill)
+    {
+        _text.Append("<polygon points=\"");
+        for (int i = 0; i < points.Count; i++)
+        {
+            if (i > 0) _text.Append(' ');
+            _text.Append(N(points[i].X)).Append(',').Append(N(points[i].Y));
+        }
+        _text.Append(CultureInfo.InvariantCulture, $"\" fill=\"{fill}\" stroke=\"#ffffff\" stroke-width=\"1\"/>\n");
+    }
+
+    private static string Attr(string name, string? value) => value is null ? string.Empty : $" {name}=\"{Escape(value)}\"";
+
+    private static string N(double value) => value.ToString("0.##", CultureInfo.InvariantCulture);
+}

@@ -1,0 +1,304 @@
+using System.Globalization;
+using System.Xml.Linq;
+using KafkaPerf.Reporting;
+using KafkaPerf.Reporting.Charts;
+using KafkaPerf.Reporting.Exporters;
+using KafkaPerf.Scenarios;
+
+namespace KafkaPerf.Core.Tests.Reporting;
+
+public class ChartTests
+{
+    private static readonly XNamespace Svg = "http://www.w3.org/2000/svg";
+
+    [Fact]
+    public void For_RealisticResult_ThroughputRatioAndLatencyChartsUnderUniqueNames()
+    {
+        var charts = ReportCharts.For(ReportSamples.Realistic());
+
+        Assert.Equal(
+            ["throughput-produce", "throughput-consume", "throughput-roundtrip", "ratios",
+             "latency-produce-100b", "latency-produce-1000b", "latency-produce-10000b",
+             "latency-roundtrip-100b", "latency-roundtrip-1000b", "latency-roundtrip-10000b"],
+            charts.Select(c => c.Name));
+        Assert.Equal(charts.Count, charts.Select(c => c.Name).Distinct().Count());
+    }
+
+    [Fact]
+    public void For_RealisticResult_EverySvgIsWellFormedWithTitleAxisUnitsAndNoNaN()
+    {
+        foreach (var chart in ReportCharts.For(ReportSamples.Realistic()))
+        {
+            var svg = XDocument.Parse(chart.Svg).Root!;
+
+            Assert.Equal(Svg + "svg", svg.Name);
+            Assert.Equal(chart.Title, svg.Element(Svg + "title")?.Value);
+            Assert.Equal(chart.Title, Assert.Single(Texts(svg, "chart-title")));
+            Assert.DoesNotContain("NaN", chart.Svg, StringComparison.Ordinal);
+            Assert.DoesNotContain("Infinity", chart.Svg, StringComparison.Ordinal);
+            if (chart.Kind == ChartKind.Ratio) continue;
+            var x = Assert.Single(Texts(svg, "x-label"));
+            var y = Assert.Single(Texts(svg, "y-label"));
+            if (chart.Kind == ChartKind.Throughput)
+            {
+                Assert.Equal("payload size (bytes, log scale)", x);
+                Assert.StartsWith("throughput (messages/s", y, StringComparison.Ordinal);
+            }
+            else
+            {
+                Assert.Equal("percentile (log scale of 1/(1 − p))", x);
+                Assert.Matches(@"^latency \((ms|µs)(, log scale)?\)$", y);
+            }
+        }
+    }
+
+    [Fact]
+    public void For_RealisticResult_OneLegendEntryPerClientInEveryLineChart()
+    {
+        foreach (var chart in ReportCharts.For(ReportSamples.Realistic()).Where(c => c.Kind != ChartKind.Ratio))
+        {
+            var legend = Texts(XDocument.Parse(chart.Svg).Root!, "legend-entry");
+
+            Assert.Equal(3, legend.Count);
+            Assert.StartsWith("confluent", legend[0], StringComparison.Ordinal);
+            Assert.StartsWith("java", legend[1], StringComparison.Ordinal);
+            Assert.StartsWith("java-batched", legend[2], StringComparison.Ordinal);
+        }
+    }
+
+    [Fact]
+    public void ThroughputChart_ThreeSizes_ByteUnitTicksThatDoNotOverlap()
+    {
+        var chart = ReportCharts.For(ReportSamples.Realistic()).Single(c => c.Name == "throughput-produce");
+        var svg = XDocument.Parse(chart.Svg).Root!;
+
+        var xTicks = Ticks(svg, "x-ticks");
+        var yTicks = Ticks(svg, "y-ticks");
+
+        Assert.Equal(["100 B", "1 KB", "10 KB"], xTicks.Select(t => t.Label));
+        Assert.InRange(yTicks.Count, 3, 12);
+        Assert.All(yTicks, t => Assert.Matches(@"^\d+(\.\d+)?[kM]?$", t.Label));
+        // Rates from 25k to 520k msg/s span more than a decade: the y axis is logarithmic, and its labels grow upwards.
+        Assert.Contains("log scale", Assert.Single(Texts(svg, "y-label")), StringComparison.Ordinal);
+        var values = yTicks.OrderByDescending(t => t.Position).Select(t => ParseCount(t.Label)).ToList();
+        Assert.Equal(values.Order(), values);
+        for (int i = 1; i < xTicks.Count; i++)
+            Assert.True(xTicks[i].Position - xTicks[i - 1].Position > 60, $"x ticks {xTicks[i - 1].Label} and {xTicks[i].Label} overlap");
+        var ys = yTicks.Select(t => t.Position).Order().ToList();
+        for (int i = 1; i < ys.Count; i++) Assert.True(ys[i] - ys[i - 1] >= 16, "y ticks overlap");
+    }
+
+    [Fact]
+    public void ThroughputChart_WarmupsAndFailedRunsLeftOut()
+    {
+        var result = ReportSamples.Realistic();
+        var chart = ReportCharts.For(result).Single(c => c.Name == "throughput-produce");
+        var svg = XDocument.Parse(chart.Svg).Root!;
+
+        // Warm-ups ran ten times faster than any measured run: had one been drawn, the axis would reach past 2M msg/s.
+        double top = Ticks(svg, "y-ticks").Max(t => ParseCount(t.Label));
+        double measuredMax = result.Runs.Where(r => !r.IsWarmup && r.Succeeded && r.Scenario == ScenarioKind.Produce).Max(r => r.MessagesPerSecond);
+        Assert.InRange(top, measuredMax / 3, measuredMax * 2);
+        Assert.Contains("failed run", Assert.Single(Texts(svg, "chart-note")), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void LatencyChart_HdrPercentileTicksAndAClientWithoutLatency()
+    {
+        var chart = ReportCharts.For(ReportSamples.Realistic()).Single(c => c.Name == "latency-roundtrip-1000b");
+        var svg = XDocument.Parse(chart.Svg).Root!;
+
+        var xTicks = Ticks(svg, "x-ticks").Select(t => t.Label).ToList();
+
+        // 5 runs × 10 000 latencies each: the curve reaches 1/(1 − p) = 50 000, so the axis runs to 99.999 %. The left
+        // end, 0 % (the minimum), is labelled only when the label has room next to 50 %.
+        Assert.Equal(["50 %", "90 %", "99 %", "99.9 %", "99.99 %", "99.999 %"], xTicks.Where(t => t != "0 %"));
+        Assert.Equal("latency (ms)", Assert.Single(Texts(svg, "y-label")).Replace(", log scale", string.Empty, StringComparison.Ordinal));
+        Assert.Equal("java-batched (no latency measured)", Texts(svg, "legend-entry")[2]);
+        Assert.Equal(2, svg.Descendants(Svg + "polyline").Count(p => p.Parent?.Attribute("class")?.Value == "series"));
+    }
+
+    [Fact]
+    public void LatencyChart_CurveFollowsTheMergedHistogram()
+    {
+        var result = ReportSamples.Realistic();
+        var chart = ReportCharts.For(result).Single(c => c.Name == "latency-produce-100b");
+        var svg = XDocument.Parse(chart.Svg).Root!;
+        var confluentMedianMs = result.Cells.Single(c => c.Client == "confluent" && c.Scenario == ScenarioKind.Produce && c.PayloadBytes == 100).Latency!.P50Micros / 1_000;
+
+        // Read the y of the confluent curve at the 50 % tick back through the y ticks.
+        var x50 = Ticks(svg, "x-ticks").Single(t => t.Label == "50 %").Position;
+        var curve = Points(svg.Descendants(Svg + "polyline").First(p => p.Parent?.Attribute("class")?.Value == "series"));
+        var atMedian = curve.MinBy(p => Math.Abs(p.X - x50));
+        var yTicks = Ticks(svg, "y-ticks");
+        bool log = Assert.Single(Texts(svg, "y-label")).Contains("log", StringComparison.Ordinal);
+        var (a, b) = (yTicks[0], yTicks[^1]);
+        double Value(string label) => double.Parse(label, CultureInfo.InvariantCulture);
+        double fraction = (atMedian.Y - a.Position) / (b.Position - a.Position);
+        double read = log
+            ? Math.Pow(10, Math.Log10(Value(a.Label)) + (fraction * (Math.Log10(Value(b.Label)) - Math.Log10(Value(a.Label)))))
+            : Value(a.Label) + (fraction * (Value(b.Label) - Value(a.Label)));
+
+        Assert.InRange(read, confluentMedianMs * 0.93, confluentMedianMs * 1.07);
+    }
+
+    [Fact]
+    public void RatioHeatMap_PrintsEachRatioAndSaysWhatAboveOneMeans()
+    {
+        var result = ReportSamples.Realistic();
+        var chart = ReportCharts.For(result).Single(c => c.Kind == ChartKind.Ratio);
+        var svg = XDocument.Parse(chart.Svg).Root!;
+
+        var ratios = Texts(svg, "ratio");
+        var rows = Texts(svg, "row-label");
+
+        Assert.Equal(["java", "java-batched"], Texts(svg, "column-label"));
+        Assert.Equal(9, rows.Count);
+        Assert.Equal("produce · 100 B", rows[0]);
+        Assert.Equal(18, ratios.Count);
+        Assert.All(ratios, r => Assert.Matches(@"^\d+\.\d\d×$", r));
+        var java100 = result.Comparisons.Single(c => c.Candidate == "java" && c.Scenario == ScenarioKind.Produce && c.PayloadBytes == 100);
+        Assert.Equal(java100.MessagesPerSecond.ShiftRatio.ToString("0.00", CultureInfo.InvariantCulture) + "×", ratios[0]);
+        Assert.Equal("0.80×", ratios[0]);
+        Assert.Equal("slower", Texts(svg, "verdict")[0]);
+        Assert.Contains("Above 1 (blue) the candidate is faster than confluent", Assert.Single(Texts(svg, "legend-text")), StringComparison.Ordinal);
+        Assert.Equal(9, svg.Descendants(Svg + "g").Single(g => g.Attribute("class")?.Value == "legend").Elements(Svg + "rect").Count());
+    }
+
+    [Theory]
+    [InlineData(1.0, "#f7f7f7")]
+    [InlineData(2.0, "#2166ac")]
+    [InlineData(0.5, "#b2182b")]
+    [InlineData(100.0, "#2166ac")]
+    [InlineData(0.01, "#b2182b")]
+    public void RatioHeatMap_ColourScale_DivergesFromWhiteAtOne(double ratio, string colour) =>
+        Assert.Equal(colour, RatioHeatMap.ColourOf(ratio));
+
+    [Fact]
+    public void For_OneClientOneSize_NoRatioChartAndOneTickOneLegendEntry()
+    {
+        var result = ReportSamples.Realistic(repeat: 3, clients: ["confluent"], sizes: [1_000]);
+
+        var charts = ReportCharts.For(result);
+
+        Assert.DoesNotContain(charts, c => c.Kind == ChartKind.Ratio);
+        var throughput = XDocument.Parse(charts.Single(c => c.Name == "throughput-produce").Svg).Root!;
+        Assert.Equal(["1 KB"], Ticks(throughput, "x-ticks").Select(t => t.Label));
+        Assert.Equal(["confluent"], Texts(throughput, "legend-entry"));
+        Assert.Empty(Texts(throughput, "no-data"));
+    }
+
+    [Fact]
+    public void For_EveryRunFailed_NoDataTextInsteadOfNaN()
+    {
+        var sample = ReportSamples.Realistic(repeat: 2, clients: ["confluent", "java"], sizes: [100]);
+        var failed = sample.Runs.Select(r => r with
+        {
+            Succeeded = r.IsWarmup, ElapsedSeconds = r.IsWarmup ? r.ElapsedSeconds : double.NaN,
+            MessagesPerSecond = r.IsWarmup ? r.MessagesPerSecond : double.NaN, MegabytesPerSecond = double.NaN, Error = r.IsWarmup ? null : "boom",
+        }).ToList();
+        var result = ReportSamples.Assemble(sample.Plan, failed);
+
+        var charts = ReportCharts.For(result);
+
+        var throughput = XDocument.Parse(charts.Single(c => c.Name == "throughput-produce").Svg).Root!;
+        Assert.Equal("no data: no measured run succeeded", Assert.Single(Texts(throughput, "no-data")));
+        Assert.Equal(["confluent (no data)", "java (no data)"], Texts(throughput, "legend-entry"));
+        var ratios = XDocument.Parse(charts.Single(c => c.Kind == ChartKind.Ratio).Svg).Root!;
+        Assert.Equal(3, Texts(ratios, "ratio-missing").Count);
+        Assert.DoesNotContain(charts, c => c.Kind == ChartKind.Latency);
+        Assert.All(charts, c => Assert.DoesNotContain("NaN", c.Svg, StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public void ThroughputChart_NaNPointsAmongGoodOnes_DrawsTheGoodOnes()
+    {
+        var svg = ThroughputChart.Render("t", "s", [100, 1_000],
+            [new XYChart.Series("a", 0, [new(100, double.NaN), new(1_000, 5_000, 4_000, double.NaN)], Markers: true, Whiskers: true)], "n");
+
+        var root = XDocument.Parse(svg).Root!;
+        Assert.DoesNotContain("NaN", svg, StringComparison.Ordinal);
+        Assert.Empty(Texts(root, "no-data"));
+        Assert.Single(root.Descendants(Svg + "circle"), c => c.Parent?.Attribute("class")?.Value == "series");
+    }
+
+    [Fact]
+    public void RatioHeatMap_NoCandidates_SaysSo()
+    {
+        var svg = RatioHeatMap.Render("t", "s", "confluent", [], [], "n");
+
+        Assert.Contains("single client", Assert.Single(Texts(XDocument.Parse(svg).Root!, "no-data")), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void For_ResultReadBackFromJson_LatencyCurvesFromThePercentileSummaries()
+    {
+        var folder = Directory.CreateTempSubdirectory("kafkaperf-charts-");
+        try
+        {
+            var path = Assert.Single(DefaultExporters.Json.ExportToFolder(ReportSamples.Realistic(), folder.FullName, "r"));
+            var back = ResultJson.Read(path);
+            Assert.All(back.Runs, r => Assert.Null(r.LatencyHistogram));
+
+            var chart = ReportCharts.For(back).Single(c => c.Name == "latency-produce-100b");
+
+            var curves = XDocument.Parse(chart.Svg).Root!.Descendants(Svg + "polyline").Where(p => p.Parent?.Attribute("class")?.Value == "series").ToList();
+            Assert.Equal(2, curves.Count);
+            Assert.All(curves, c => Assert.Equal(7, Points(c).Count)); // min, p50, p90, p95, p99, p99.9, p99.99
+        }
+        finally
+        {
+            folder.Delete(recursive: true);
+        }
+    }
+
+    [Theory]
+    [InlineData(100, "100 B")]
+    [InlineData(1_000, "1 KB")]
+    [InlineData(1_500, "1.5 KB")]
+    [InlineData(10_000, "10 KB")]
+    [InlineData(1_000_000, "1 MB")]
+    [InlineData(4_096, "4.1 KB")]
+    public void Bytes_DecimalUnits(double bytes, string text) => Assert.Equal(text, ChartFormat.Bytes(bytes));
+
+    [Theory]
+    [InlineData(0.7, 1)]
+    [InlineData(1.1, 2)]
+    [InlineData(3, 5)]
+    [InlineData(7, 10)]
+    [InlineData(2_000, 2_000)]
+    public void NiceStep_RoundsUpToOneTwoOrFive(double rough, double step) => Assert.Equal(step, Axis.NiceStep(rough), 9);
+
+    [Fact]
+    public void SvgText_Escaped()
+    {
+        var svg = ThroughputChart.Render("a <b> & \"c\"", "s", [100],
+            [new XYChart.Series("x<y", 0, [new(100, 10)], Markers: true, Whiskers: false)], "n");
+
+        var root = XDocument.Parse(svg).Root!;
+        Assert.Equal("a <b> & \"c\"", Assert.Single(Texts(root, "chart-title")));
+        Assert.Equal("x<y", Assert.Single(Texts(root, "legend-entry")));
+    }
+
+    private static List<string> Texts(XElement svg, string cssClass) =>
+        [.. svg.Descendants(Svg + "text").Where(t => (t.Attribute("class")?.Value ?? string.Empty).Split(' ').Contains(cssClass)).Select(t => t.Value)];
+
+    /// <summary>The tick labels of an axis group with their positions (x for the x axis, y for the y axis).</summary>
+    private static List<(string Label, double Position)> Ticks(XElement svg, string group)
+    {
+        var g = svg.Descendants(Svg + "g").Single(e => e.Attribute("class")?.Value == group);
+        // Each label follows its grid line and tick mark; the tick mark gives the exact position.
+        var axis = group == "x-ticks" ? "x1" : "y1";
+        return [.. g.Elements(Svg + "text").Select(t => (t.Value, double.Parse(t.ElementsBeforeSelf(Svg + "line").Last().Attribute(axis)!.Value, CultureInfo.InvariantCulture)))];
+    }
+
+    private static List<(double X, double Y)> Points(XElement polyline) =>
+        [.. polyline.Attribute("points")!.Value.Split(' ').Select(p => p.Split(','))
+            .Select(p => (double.Parse(p[0], CultureInfo.InvariantCulture), double.Parse(p[1], CultureInfo.InvariantCulture)))];
+
+    private static double ParseCount(string label)
+    {
+        double factor = label[^1] switch { 'k' => 1e3, 'M' => 1e6, 'G' => 1e9, _ => 1 };
+        return double.Parse(factor == 1 ? label : label[..^1], CultureInfo.InvariantCulture) * factor;
+    }
+}
