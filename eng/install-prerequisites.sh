@@ -6,6 +6,7 @@
 #  - npm, a C toolchain and the headers librdkafka builds against (eng/build-librdkafka.sh ->
 #    artifacts/librdkafka/2.15.1, the librdkafka that Confluent.Kafka 2.15.1 is built for)
 #  - kcat, librdkafka's command-line client, the native reference in benchmarks
+#  - chromium, in which a test renders the HTML report headless to check its charts
 # Debian/Ubuntu get the OS packages through apt-get (root or sudo); elsewhere it names what to install.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -28,6 +29,7 @@ if [ -z "${KAFKAPERF_LIBRDKAFKA:-}" ] && [ "$(uname -s)" = "Linux" ]; then
   have_header lz4.h || need+=(liblz4-dev)
 fi
 command -v kcat >/dev/null 2>&1 || need+=(kcat)
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
 
 if [ ${#need[@]} -gt 0 ]; then
   if ! command -v apt-get >/dev/null 2>&1; then

@@ -18,13 +18,23 @@ public abstract class ResultExporterBase : IResultExporter
     public abstract void Export(BenchmarkResult result, TextWriter writer);
 
     /// <inheritdoc />
+    public virtual IReadOnlyList<CompanionFile> CompanionFiles(BenchmarkResult result) => [];
+
+    /// <inheritdoc />
     public IReadOnlyList<string> ExportToFolder(BenchmarkResult result, string directory, string baseName)
     {
         ArgumentNullException.ThrowIfNull(result);
         Directory.CreateDirectory(directory);
         var path = Path.Combine(directory, $"{baseName}.{FileExtension}");
         WriteAtomically(path, writer => Export(result, writer));
-        return [path];
+        var written = new List<string> { path };
+        foreach (var companion in CompanionFiles(result))
+        {
+            var companionPath = Path.Combine(directory, companion.FileName(baseName));
+            WriteAtomically(companionPath, companion.Write);
+            written.Add(companionPath);
+        }
+        return written;
     }
 
     /// <summary>Writes a file through a temporary file in the same folder, then renames it into place.</summary>

@@ -1,0 +1,101 @@
+using System.Globalization;
+using KafkaPerf.Reporting.Charts;
+
+namespace KafkaPerf.Reporting.Exporters;
+
+/// <summary>
+/// One self-contained HTML page: the environment, plan and clients, the charts of <see cref="ReportCharts"/> as inline
+/// SVG, and the tables of <see cref="MarkdownExporter"/> as HTML tables. Inline CSS, no script and no URL, so it reads
+/// the same offline, attached to a ticket or years later. Each chart is also written beside it as
+/// <c>{baseName}-{chart}.svg</c>.
+/// </summary>
+public sealed class HtmlExporter : ResultExporterBase
+{
+    private const string Style = """
+        :root { color-scheme: light; }
+        body { font-family: system-ui, -apple-system, 'Segoe UI', Roboto, 'DejaVu Sans', Arial, sans-serif; color: #222; background: #fff;
+          margin: 0 auto; padding: 1.5rem 2rem 3rem; max-width: 1600px; line-height: 1.45; font-size: 15px; }
+        h1 { font-size: 1.7rem; margin: 0 0 .6rem; }
+        h2 { font-size: 1.35rem; margin: 2.2rem 0 .6rem; padding-bottom: .25rem; border-bottom: 2px solid #e3e3e3; }
+        h3 { font-size: 1.1rem; margin: 1.6rem 0 .5rem; }
+        nav { margin: 1rem 0; padding: .5rem .8rem; background: #f4f6f8; border-radius: 4px; }
+        nav a { margin-right: 1.2rem; color: #0b5cad; }
+        blockquote { margin: .8rem 0; padding: .5rem .9rem; background: #fff4e5; border-left: 4px solid #e69f00; }
+        ul { padding-left: 1.3rem; }
+        .charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 600px), 1fr)); gap: 1rem; }
+        figure { margin: 0; padding: .4rem; border: 1px solid #e3e3e3; border-radius: 4px; background: #fff; }
+        figure svg { display: block; max-width: 100%; height: auto; margin: 0 auto; }
+        .table { overflow-x: auto; margin: .6rem 0 1rem; }
+        table { border-collapse: collapse; font-size: 13.5px; font-variant-numeric: tabular-nums; }
+        th, td { border: 1px solid #dcdcdc; padding: .25rem .55rem; text-align: left; vertical-align: top; }
+        th { background: #f4f6f8; }
+        tbody tr:nth-child(even) { background: #fafafa; }
+        .right { text-align: right; white-space: nowrap; }
+        .center { text-align: center; }
+        .muted, footer { color: #555; }
+        footer { margin-top: 2.5rem; font-size: 13px; }
+        @media print { body { padding: 0; } figure { break-inside: avoid; } }
+        """;
+
+    /// <inheritdoc />
+    public override string Format => "html";
+
+    /// <inheritdoc />
+    public override string FileExtension => "html";
+
+    /// <inheritdoc />
+    public override IReadOnlyList<CompanionFile> CompanionFiles(BenchmarkResult result) =>
+        [.. ReportCharts.For(result).Select(chart => new CompanionFile(chart.Name, "svg", writer => writer.Write(chart.Svg)))];
+
+    /// <inheritdoc />
+    public override void Export(BenchmarkResult result, TextWriter writer)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        ArgumentNullException.ThrowIfNull(writer);
+        using var markdownWriter = new StringWriter(CultureInfo.InvariantCulture) { NewLine = "\n" };
+        DefaultExporters.Markdown.Export(result, markdownWriter);
+        var markdown = markdownWriter.ToString();
+        // The Markdown opens with the environment, the plan and the clients; its "##" sections are the tables.
+        int tables = markdown.IndexOf("\n## ", StringComparison.Ordinal);
+        var preamble = tables < 0 ? markdown : markdown[..(tables + 1)];
+        var rest = tables < 0 ? string.Empty : markdown[(tables + 1)..];
+        var charts = ReportCharts.For(result);
+
+        var started = result.StartedAtUtc.ToString("u", CultureInfo.InvariantCulture);
+        writer.Write("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+        writer.Write("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
+        writer.Write($"<title>KafkaPerf results · {MarkdownHtml.Escape(string.Join(" vs ", result.Plan.Clients))} · {started}</title>\n");
+        writer.Write($"<style>\n{Style}\n</style>\n</head>\n<body>\n<header>\n");
+        writer.Write(MarkdownHtml.Convert(preamble));
+        writer.Write("</header>\n<nav><a href=\"#throughput\">Throughput</a><a href=\"#ratios\">Ratios</a><a href=\"#latency\">Latency</a><a href=\"#tables\">Tables</a></nav>\n");
+
+        writer.Write("<section id=\"throughput\">\n<h2>Throughput</h2>\n");
+        WriteCharts(writer, charts.Where(c => c.Kind == ChartKind.Throughput));
+
+        writer.Write("</section>\n<section id=\"ratios\">\n<h2>Throughput ratios</h2>\n");
+        if (charts.Any(c => c.Kind == ChartKind.Ratio)) WriteCharts(writer, charts.Where(c => c.Kind == ChartKind.Ratio));
+        else writer.Write("<p class=\"muted\">No ratios: the plan has a single client, so there is nothing to compare it with.</p>\n");
+
+        writer.Write("</section>\n<section id=\"latency\">\n<h2>Latency</h2>\n");
+        if (charts.Any(c => c.Kind == ChartKind.Latency)) WriteCharts(writer, charts.Where(c => c.Kind == ChartKind.Latency));
+        else writer.Write("<p class=\"muted\">No latency was measured: latency comes from produce (send → ack) and roundtrip (produce → consume) runs of clients that report it.</p>\n");
+
+        writer.Write("</section>\n<section id=\"tables\">\n<h2>Tables</h2>\n");
+        writer.Write(MarkdownHtml.Convert(rest, headingShift: 1));
+        writer.Write("</section>\n");
+        writer.Write($"<footer>Written by KafkaPerf {MarkdownHtml.Escape(result.Environment.ToolVersion)}. The same tables are in the .md file of this run and every number in its .json file; each chart is also saved beside this page as an .svg file.</footer>\n");
+        writer.Write("</body>\n</html>\n");
+    }
+
+    private static void WriteCharts(TextWriter writer, IEnumerable<ReportChart> charts)
+    {
+        writer.Write("<div class=\"charts\">\n");
+        foreach (var chart in charts)
+        {
+            writer.Write($"<figure id=\"chart-{chart.Name}\">\n");
+            writer.Write(chart.InlineSvg);
+            writer.Write("</figure>\n");
+        }
+        writer.Write("</div>\n");
+    }
+}
