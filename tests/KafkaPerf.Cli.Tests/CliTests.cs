@@ -113,7 +113,9 @@ public class CliTests
             var (second, _, _) = await RunAsync(args);
 
             Assert.Equal((0, 0), (first, second));
-            Assert.Equal(6, output.GetFiles().Length);
+            // Each run: csv, json, md, html and the throughput chart's svg; the second run's under the name -2.
+            Assert.Equal(10, output.GetFiles().Length);
+            Assert.Equal(5, output.GetFiles().Count(f => Path.GetFileNameWithoutExtension(f.Name).Split('-').ElementAtOrDefault(3) == "2"));
         }
         finally
         {
@@ -277,7 +279,7 @@ public class CliTests
     }
 
     [Fact]
-    public async Task Run_TinyInMemoryMatrix_PrintsTablesAndWritesThreeFiles()
+    public async Task Run_TinyInMemoryMatrix_PrintsTablesAndWritesEveryFormatWithItsCharts()
     {
         var output = Directory.CreateTempSubdirectory("kafkaperf-cli-");
         try
@@ -286,7 +288,10 @@ public class CliTests
 
             Assert.Equal(0, exit);
             Assert.Contains("## Per-client statistics", stdout, StringComparison.Ordinal);
-            Assert.Equal(["csv", "json", "md"], output.GetFiles().Select(f => f.Extension.TrimStart('.')).Order());
+            Assert.Equal(["csv", "html", "json", "md"], output.GetFiles().Select(f => f.Extension.TrimStart('.')).Where(e => e != "svg").Order());
+            // Throughput for each of the three scenarios, and roundtrip latency for each of the two sizes.
+            Assert.Equal(["latency-roundtrip-1000b", "latency-roundtrip-100b", "throughput-consume", "throughput-produce", "throughput-roundtrip"],
+                output.GetFiles("*.svg").Select(f => string.Join('-', Path.GetFileNameWithoutExtension(f.Name).Split('-')[3..])).Order(StringComparer.Ordinal));
             var csv = File.ReadAllLines(output.GetFiles("*.csv").Single().FullName);
             Assert.Equal(1 + 3 * 2 * (2 + 1), csv.Length);
         }

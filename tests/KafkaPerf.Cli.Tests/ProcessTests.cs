@@ -58,7 +58,8 @@ public partial class ProcessTests
             cli.Process.WaitForExit();
 
             Assert.True(cli.Process.ExitCode == 130, cli.Stderr);
-            Assert.Equal(["csv", "json", "md"], output.GetFiles().Select(f => f.Extension.TrimStart('.')).Order());
+            Assert.Equal(["csv", "html", "json", "md"], output.GetFiles().Select(f => f.Extension.TrimStart('.')).Where(e => e != "svg").Order());
+            Assert.Single(output.GetFiles("*-throughput-produce.svg"));
             Assert.Contains("Cancelled", File.ReadAllText(output.GetFiles("*.md").Single().FullName), StringComparison.Ordinal);
             Assert.DoesNotContain("could not be deleted", cli.Stderr, StringComparison.Ordinal);
             await WaitUntilAsync(() => !Process.GetProcesses().Any(p => CommandLine(p.Id).Contains("127.0.0.1:" + port, StringComparison.Ordinal)), TimeSpan.FromSeconds(20));
@@ -219,7 +220,8 @@ public partial class ProcessTests
             Assert.Contains("Apache Kafka client 4.3.1", stdout, StringComparison.Ordinal);
             Assert.Contains("librdkafka 2.15.1 (KafkaPerf's build", stdout, StringComparison.Ordinal);
             Assert.Contains("(Kafka 4.3.1, embedded KRaft broker", stdout, StringComparison.Ordinal);
-            Assert.Equal(["csv", "json", "md"], output.GetFiles().Select(f => f.Extension.TrimStart('.')).Order());
+            Assert.Equal(["csv", "html", "json", "md"], output.GetFiles().Select(f => f.Extension.TrimStart('.')).Where(e => e != "svg").Order());
+            Assert.Single(output.GetFiles("*-throughput-produce.svg"));
             var port = BrokerReady().Match(stderr).Groups[1].Value;
             Assert.DoesNotContain(Process.GetProcesses(), p => CommandLine(p.Id).Contains("127.0.0.1:" + port, StringComparison.Ordinal));
         }

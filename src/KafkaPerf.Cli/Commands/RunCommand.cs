@@ -40,7 +40,7 @@ internal sealed class RunCommand
     private static readonly Option<string> TopicPrefix = new("--topic-prefix") { Description = "Prefix of every run's topic.", DefaultValueFactory = _ => BenchmarkPlan.DefaultTopicPrefix };
     private static readonly Option<bool> KeepTopics = new("--keep-topics") { Description = "Keep each run's topic instead of deleting it." };
     private static readonly Option<string> Output = new("--output") { Description = "Folder for result files.", DefaultValueFactory = _ => "kafkaperf-results" };
-    private static readonly Option<string> Format = new("--format") { Description = "csv, json, md (comma-separated).", DefaultValueFactory = _ => "csv,json,md" };
+    private static readonly Option<string> Format = new("--format") { Description = "csv, json, md, html (comma-separated); html is a self-contained report with charts, each also written as an .svg file.", DefaultValueFactory = _ => "csv,json,md,html" };
     private static readonly Option<string> Payload = new("--payload") { Description = "What payloads look like: random (incompressible), access-log (web-server log lines, compressible) or file:PATH.", DefaultValueFactory = _ => "random" };
     private static readonly Option<bool> UsePrefetch = new("--use-prefetch") { Description = "Consumers that can prefetch on a thread of their own (java, java-batched) do so; the result records it." };
     private static readonly Option<bool> Quiet = new("--quiet") { Description = "No progress lines, only the tables." };
@@ -89,8 +89,8 @@ internal sealed class RunCommand
         {
             plan = BuildPlan(parse, _registry);
             exporters = [.. List(parse.GetValue(Format)).Select(f => DefaultExporters.TryGet(f, out var e)
-                ? e : throw new PlanValidationException($"Unknown format '{f}': use csv, json and/or md."))];
-            if (exporters.Count == 0) throw new PlanValidationException("--format is empty: name at least one of csv, json and md.");
+                ? e : throw new PlanValidationException($"Unknown format '{f}': use csv, json, md and/or html."))];
+            if (exporters.Count == 0) throw new PlanValidationException("--format is empty: name at least one of csv, json, md and html.");
             if (string.IsNullOrWhiteSpace(parse.GetValue(Output)))
                 throw new PlanValidationException("--output is empty: name a folder for the results, e.g. --output kafkaperf-results.");
             if (brokerOptions.HeapMegabytes < EmbeddedKafkaBrokerOptions.MinimumHeapMegabytes)
