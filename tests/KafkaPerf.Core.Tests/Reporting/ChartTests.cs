@@ -161,8 +161,28 @@ public class ChartTests
         Assert.Equal(java100.MessagesPerSecond.ShiftRatio.ToString("0.00", CultureInfo.InvariantCulture) + "×", ratios[0]);
         Assert.Equal("0.80×", ratios[0]);
         Assert.Equal("slower", Texts(svg, "verdict")[0]);
-        Assert.Contains("Above 1 (blue) the candidate is faster than confluent", Assert.Single(Texts(svg, "legend-text")), StringComparison.Ordinal);
+        Assert.Contains("Above 1 (blue) the candidate is faster than confluent", string.Join(' ', Texts(svg, "legend-text")), StringComparison.Ordinal);
         Assert.Equal(9, svg.Descendants(Svg + "g").Single(g => g.Attribute("class")?.Value == "legend").Elements(Svg + "rect").Count());
+    }
+
+    [Fact]
+    public void For_LongSettingsLabel_SubtitleWrapsWithinTheChart()
+    {
+        // The seed profile's label runs to about 130 characters.
+        foreach (var chart in ReportCharts.For(ExporterTests.FixedResult()))
+        {
+            var svg = XDocument.Parse(chart.Svg).Root!;
+            double width = double.Parse(svg.Attribute("width")!.Value, CultureInfo.InvariantCulture);
+
+            var subtitle = Texts(svg, "chart-subtitle");
+
+            Assert.InRange(width, 700, 800);
+            Assert.True(subtitle.Count >= 2, chart.Name);
+            Assert.Contains("fetch.min.bytes=100000", string.Join(' ', subtitle), StringComparison.Ordinal);
+            Assert.All(subtitle, line => Assert.True(ChartTheme.TextWidth(line, ChartTheme.SubtitleSize) <= width - 32, $"'{line}' is wider than {chart.Name}"));
+            Assert.All(Texts(svg, "chart-note").Concat(Texts(svg, "legend-text")),
+                line => Assert.True(ChartTheme.TextWidth(line, ChartTheme.NoteSize) <= width - 32, $"'{line}' is wider than {chart.Name}"));
+        }
     }
 
     [Theory]

@@ -14,6 +14,7 @@ public class ExporterTests
     [InlineData("csv")]
     [InlineData("json")]
     [InlineData("md")]
+    [InlineData("html")]
     public void Export_FixedResult_MatchesCheckedInFile(string format)
     {
         Assert.True(DefaultExporters.TryGet(format, out var exporter));

@@ -29,6 +29,29 @@ internal static class ChartTheme
     /// <summary>Lines differ by dash as well as colour once the palette repeats or for readers who cannot tell the colours.</summary>
     public static string? DashOf(int index) => Dashes[(index / Palette.Length + index) % Dashes.Length];
 
+    /// <summary>Breaks <paramref name="text"/> at spaces into lines no wider than <paramref name="maxWidth"/> (a single word
+    /// wider than that keeps a line of its own).</summary>
+    public static IReadOnlyList<string> Wrap(string text, double size, double maxWidth)
+    {
+        var lines = new List<string>();
+        var line = string.Empty;
+        foreach (var word in text.Split(' ', StringSplitOptions.RemoveEmptyEntries))
+        {
+            var candidate = line.Length == 0 ? word : $"{line} {word}";
+            if (line.Length > 0 && TextWidth(candidate, size) > maxWidth)
+            {
+                lines.Add(line);
+                line = word;
+            }
+            else
+            {
+                line = candidate;
+            }
+        }
+        if (line.Length > 0 || lines.Count == 0) lines.Add(line);
+        return lines;
+    }
+
     /// <summary>A generous estimate of the width of <paramref name="text"/> in a sans-serif font: charts place labels
     /// from it, so overestimating only costs a little space while underestimating makes labels overlap.</summary>
     public static double TextWidth(string text, double size)

@@ -24,19 +24,24 @@ internal static class RatioHeatMap
         double labelWidth = rows.Count == 0 ? 0 : rows.Max(r => ChartTheme.TextWidth(r.Label, ChartTheme.TickSize));
         double columnWidth = Math.Max(104, candidates.Count == 0 ? 0 : candidates.Max(c => ChartTheme.TextWidth(c, ChartTheme.LegendSize)) + 16);
         double gridLeft = 16 + labelWidth + 12;
-        double legendText1Width = ChartTheme.TextWidth(LegendLine(baseline), ChartTheme.NoteSize);
-        double width = Math.Max(Math.Max(gridLeft + (candidates.Count * columnWidth) + 16, 16 + (9 * SwatchWidth) + 16),
-            Math.Max(ChartTheme.TextWidth(title, ChartTheme.TitleSize), Math.Max(ChartTheme.TextWidth(subtitle, ChartTheme.SubtitleSize), Math.Max(legendText1Width, ChartTheme.TextWidth(note, ChartTheme.NoteSize)))) + 32);
-        width = Math.Max(width, 560);
+        // As wide as the grid and the colour scale need, and at least as wide as the line charts; text wraps to fit.
+        double width = Math.Max(Math.Max(gridLeft + (candidates.Count * columnWidth) + 16, 16 + (9 * SwatchWidth) + 16), XYChart.Width);
+        var subtitleLines = ChartTheme.Wrap(subtitle, ChartTheme.SubtitleSize, width - 32);
+        var legendLines = ChartTheme.Wrap(LegendLine(baseline), ChartTheme.NoteSize, width - 32);
+        var noteLines = ChartTheme.Wrap(note, ChartTheme.NoteSize, width - 32);
         bool hasData = rows.Count > 0 && candidates.Count > 0;
-        double gridTop = 12 + ChartTheme.TitleSize + 8 + ChartTheme.SubtitleSize + 18 + ChartTheme.LegendSize + 8;
+        double subtitleTop = 12 + ChartTheme.TitleSize + 3;
+        double gridTop = subtitleTop + (subtitleLines.Count * (ChartTheme.SubtitleSize + 5)) + 18 + ChartTheme.LegendSize + 8;
         double gridHeight = hasData ? rows.Count * CellHeight : 80;
         double legendTop = gridTop + gridHeight + 22;
-        double height = legendTop + 24 + ChartTheme.TickSize + 14 + (2 * (ChartTheme.NoteSize + 6)) + 10;
+        double textTop = legendTop + 16 + ChartTheme.TickSize + 2 + ChartTheme.NoteSize + 10;
+        double lineHeight = ChartTheme.NoteSize + 6;
+        double height = textTop + ((legendLines.Count + noteLines.Count - 1) * lineHeight) + 14;
 
         var svg = new SvgBuilder(width, height, title);
         svg.Text(16, 12 + ChartTheme.TitleSize, title, ChartTheme.TitleSize, bold: true, cssClass: "chart-title");
-        svg.Text(16, 12 + ChartTheme.TitleSize + 8 + ChartTheme.SubtitleSize, subtitle, ChartTheme.SubtitleSize, fill: ChartTheme.MutedText, cssClass: "chart-subtitle");
+        for (int i = 0; i < subtitleLines.Count; i++)
+            svg.Text(16, subtitleTop + ((i + 1) * (ChartTheme.SubtitleSize + 5)), subtitleLines[i], ChartTheme.SubtitleSize, fill: ChartTheme.MutedText, cssClass: "chart-subtitle");
         if (!hasData)
         {
             svg.Rect(16, gridTop, width - 32, gridHeight, fill: "#fcfcfc", stroke: ChartTheme.Grid);
@@ -84,9 +89,17 @@ internal static class RatioHeatMap
             var label = i == 0 ? "≤ 0.5×" : i == 8 ? "≥ 2×" : Ratio(ratio);
             svg.Text(x + (SwatchWidth / 2), legendTop + 16 + ChartTheme.TickSize + 2, label, ChartTheme.TickSize - 1, anchor: "middle", cssClass: "legend-tick");
         }
-        double textTop = legendTop + 16 + ChartTheme.TickSize + 2 + ChartTheme.NoteSize + 10;
-        svg.Text(16, textTop, LegendLine(baseline), ChartTheme.NoteSize, cssClass: "legend-text");
-        svg.Text(16, textTop + ChartTheme.NoteSize + 6, note, ChartTheme.NoteSize, fill: ChartTheme.MutedText, cssClass: "chart-note");
+        double textY = textTop;
+        foreach (var line in legendLines)
+        {
+            svg.Text(16, textY, line, ChartTheme.NoteSize, cssClass: "legend-text");
+            textY += lineHeight;
+        }
+        foreach (var line in noteLines)
+        {
+            svg.Text(16, textY, line, ChartTheme.NoteSize, fill: ChartTheme.MutedText, cssClass: "chart-note");
+            textY += lineHeight;
+        }
         svg.EndGroup();
         return svg.ToString();
     }

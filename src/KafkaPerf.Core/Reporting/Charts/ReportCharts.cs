@@ -127,7 +127,7 @@ public static class ReportCharts
                 title,
                 $"{ChartFormat.Messages(cell.MessageCount)} messages per run · settings: {cell.Variant} · the measured runs of each client merged",
                 curves,
-                "Curve: the latency that p of the records stayed within; to the right, the rarer slow records up to the slowest.");
+                "Curve: the latency within which p of the records arrived; its right end is the slowest record.");
             yield return new ReportChart(
                 $"latency-{Name(cell.Scenario)}-{cell.PayloadBytes.ToString(CultureInfo.InvariantCulture)}b{Suffix(plan, cell.MessageCount, cell.Variant)}",
                 ChartKind.Latency, title, svg);

@@ -37,13 +37,18 @@ internal sealed class XYChart
         svg.Text(16, top, Title, ChartTheme.TitleSize, bold: true, cssClass: "chart-title");
         if (Subtitle is not null)
         {
-            top += ChartTheme.SubtitleSize + 8;
-            svg.Text(16, top, Subtitle, ChartTheme.SubtitleSize, fill: ChartTheme.MutedText, cssClass: "chart-subtitle");
+            top += 3;
+            foreach (var line in ChartTheme.Wrap(Subtitle, ChartTheme.SubtitleSize, Width - 32))
+            {
+                top += ChartTheme.SubtitleSize + 5;
+                svg.Text(16, top, line, ChartTheme.SubtitleSize, fill: ChartTheme.MutedText, cssClass: "chart-subtitle");
+            }
         }
+        var noteLines = Note is null ? [] : ChartTheme.Wrap(Note, ChartTheme.NoteSize, Width - 32);
         // The legend runs across the top, under the subtitle, so that the plot keeps the whole width.
         var legend = LayoutLegend(16, Width - 16, top + 12);
         double plotTop = (legend.Count == 0 ? top : legend[^1].Y) + 24;
-        double plotBottom = Height - 62 - (Note is null ? 0 : 18);
+        double plotBottom = Height - 62 - (noteLines.Count * (ChartTheme.NoteSize + 5)) - (noteLines.Count > 0 ? 2 : 0);
         Y.SetPixels(plotBottom, plotTop);
         var yTicks = Y.Ticks(horizontal: false, ChartTheme.TickSize);
         double yTickWidth = yTicks.Count == 0 ? 0 : yTicks.Max(t => ChartTheme.TextWidth(t.Label, ChartTheme.TickSize));
@@ -86,7 +91,8 @@ internal sealed class XYChart
         svg.Text((plotLeft + plotRight) / 2, plotBottom + 6 + ChartTheme.TickSize + 8 + ChartTheme.AxisLabelSize, XLabel, ChartTheme.AxisLabelSize, anchor: "middle", cssClass: "axis-label x-label");
         double yLabelX = 16 + ChartTheme.AxisLabelSize;
         svg.Text(yLabelX, (plotTop + plotBottom) / 2, YLabel, ChartTheme.AxisLabelSize, anchor: "middle", rotate: -90, cssClass: "axis-label y-label");
-        if (Note is not null) svg.Text(16, Height - 12, Note, ChartTheme.NoteSize, fill: ChartTheme.MutedText, cssClass: "chart-note");
+        for (int i = 0; i < noteLines.Count; i++)
+            svg.Text(16, Height - 12 - ((noteLines.Count - 1 - i) * (ChartTheme.NoteSize + 5)), noteLines[i], ChartTheme.NoteSize, fill: ChartTheme.MutedText, cssClass: "chart-note");
 
         DrawLegend(svg, legend);
         return svg.ToString();
