@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Xml.Linq;
+using KafkaPerf.Clients;
 using KafkaPerf.Reporting;
 using KafkaPerf.Reporting.Charts;
 using KafkaPerf.Reporting.Exporters;
@@ -163,6 +164,25 @@ public class ChartTests
         Assert.Equal("slower", Texts(svg, "verdict")[0]);
         Assert.Contains("Above 1 (blue) the candidate is faster than confluent", string.Join(' ', Texts(svg, "legend-text")), StringComparison.Ordinal);
         Assert.Equal(9, svg.Descendants(Svg + "g").Single(g => g.Attribute("class")?.Value == "legend").Elements(Svg + "rect").Count());
+    }
+
+    [Fact]
+    public void For_SweptCountsAndSettings_ChartPerCombinationNamedByBothAndHeatMapRowsSayWhich()
+    {
+        var result = ReportSamples.Realistic(repeat: 2, clients: ["confluent", "java"], sizes: [100], messages: [1_000, 5_000],
+            configure: b => b.Acks(AcksMode.Leader, AcksMode.All));
+
+        var charts = ReportCharts.For(result);
+
+        Assert.Equal(
+            ["throughput-produce-1000msgs-acks-1", "throughput-produce-5000msgs-acks-1", "throughput-produce-1000msgs-acks-all", "throughput-produce-5000msgs-acks-all"],
+            charts.Where(c => c.Name.StartsWith("throughput-produce", StringComparison.Ordinal)).Select(c => c.Name));
+        Assert.Contains(charts, c => c.Name == "latency-roundtrip-100b-5000msgs-acks-all");
+        Assert.Equal(charts.Count, charts.Select(c => c.Name).Distinct().Count());
+        var rows = Texts(XDocument.Parse(charts.Single(c => c.Kind == ChartKind.Ratio).Svg).Root!, "row-label");
+        Assert.Equal(3 * 2 * 2, rows.Count);
+        Assert.Equal("produce · 100 B · 1 000 msgs · acks=1", rows[0]);
+        Assert.All(charts, c => Assert.Matches("^[a-z][a-z0-9-]*$", c.Name));
     }
 
     [Fact]

@@ -15,12 +15,15 @@ internal static class ReportSamples
     /// <summary>Three clients, three scenarios, three sizes, five measured runs after a warm-up ten times faster than
     /// anything measured (so a chart that let it in would show it). java-batched reports no latency, one java run failed,
     /// and latencies are log-normal with a long tail.</summary>
-    public static BenchmarkResult Realistic(int repeat = 5, IReadOnlyList<string>? clients = null, IReadOnlyList<int>? sizes = null)
+    public static BenchmarkResult Realistic(int repeat = 5, IReadOnlyList<string>? clients = null, IReadOnlyList<int>? sizes = null,
+        IReadOnlyList<long>? messages = null, Action<BenchmarkPlanBuilder>? configure = null)
     {
         clients ??= ["confluent", "java", "java-batched"];
         sizes ??= [100, 1_000, 10_000];
-        var plan = new BenchmarkPlanBuilder().Clients([.. clients]).Scenarios(ScenarioKind.Produce, ScenarioKind.Consume, ScenarioKind.Roundtrip)
-            .MessageCounts(10_000).PayloadSizes([.. sizes]).Repeat(repeat).Build();
+        var builder = new BenchmarkPlanBuilder().Clients([.. clients]).Scenarios(ScenarioKind.Produce, ScenarioKind.Consume, ScenarioKind.Roundtrip)
+            .MessageCounts([.. messages ?? [10_000]]).PayloadSizes([.. sizes]).Repeat(repeat);
+        configure?.Invoke(builder);
+        var plan = builder.Build();
         var random = new Random(7);
         var runs = new List<RunRecord>();
         int sequence = 0;
