@@ -26,11 +26,12 @@ public sealed class HtmlExporter : ResultExporterBase
         figure { margin: 0; padding: .4rem; border: 1px solid #e3e3e3; border-radius: 4px; background: #fff; }
         figure svg { display: block; max-width: 100%; height: auto; margin: 0 auto; }
         .table { overflow-x: auto; margin: .6rem 0 1rem; }
-        table { border-collapse: collapse; font-size: 13.5px; font-variant-numeric: tabular-nums; }
-        th, td { border: 1px solid #dcdcdc; padding: .25rem .55rem; text-align: left; vertical-align: top; }
+        table { border-collapse: collapse; font-size: 13px; font-variant-numeric: tabular-nums; }
+        th, td { border: 1px solid #dcdcdc; padding: .2rem .45rem; text-align: left; vertical-align: top; }
         th { background: #f4f6f8; }
         tbody tr:nth-child(even) { background: #fafafa; }
-        .right { text-align: right; white-space: nowrap; }
+        .right { text-align: right; }
+        td.right { white-space: nowrap; }
         .center { text-align: center; }
         .muted, footer { color: #555; }
         footer { margin-top: 2.5rem; font-size: 13px; }
