@@ -186,6 +186,24 @@ public class ChartTests
     }
 
     [Fact]
+    public void For_ReferenceTool_MarkedAndOnlyWhereItRan()
+    {
+        var result = ReportSamples.Realistic(repeat: 3, clients: ["confluent", "java"], sizes: [100, 1_000], configure: b => b.References("kcat"));
+        Assert.Contains("kcat", result.Plan.Clients);
+
+        var charts = ReportCharts.For(result).ToDictionary(c => c.Name, c => XDocument.Parse(c.Svg).Root!);
+
+        Assert.Equal(["confluent", "java", "kcat (reference)"], Texts(charts["throughput-produce"], "legend-entry"));
+        Assert.Equal(["confluent", "java"], Texts(charts["throughput-roundtrip"], "legend-entry"));
+        Assert.Equal("kcat (reference tool, no latency)", Texts(charts["latency-produce-100b"], "legend-entry")[2]);
+        Assert.Equal(2, Texts(charts["latency-roundtrip-100b"], "legend-entry").Count);
+        var heatMap = charts["ratios"];
+        Assert.Equal(["java", "kcat (reference)"], Texts(heatMap, "column-label"));
+        Assert.Equal(["not run here", "not run here"], Texts(heatMap, "ratio-missing"));
+        Assert.Equal(3 * 2 * 2 - 2, Texts(heatMap, "ratio").Count);
+    }
+
+    [Fact]
     public void For_LongSettingsLabel_SubtitleWrapsWithinTheChart()
     {
         // The seed profile's label runs to about 130 characters.

@@ -29,7 +29,9 @@ internal static class ReportSamples
         int sequence = 0;
         foreach (var cell in plan.Cells())
         {
-            foreach (var (client, repetition) in clients.Select(c => (c, 0)).Concat(RunOrder.Balanced(plan.Clients, plan.Repeat)))
+            // Reference tools run produce and consume cells only, without a warm-up, as the runner has them.
+            var cellClients = plan.ClientsFor(cell);
+            foreach (var (client, repetition) in cellClients.Where(c => !plan.IsReference(c)).Select(c => (c, 0)).Concat(RunOrder.Balanced(cellClients, plan.Repeat)))
             {
                 sequence++;
                 double factor = client switch
@@ -43,7 +45,7 @@ internal static class ReportSamples
                 if (repetition == 0) rate *= 10;
                 bool failed = client == "java" && repetition == 2 && cell.PayloadBytes == 10_000 && cell.Scenario == ScenarioKind.Produce;
                 LatencyHistogram? histogram = null;
-                if (cell.Scenario != ScenarioKind.Consume && client != "java-batched")
+                if (cell.Scenario != ScenarioKind.Consume && client != "java-batched" && !plan.IsReference(client))
                 {
                     histogram = new LatencyHistogram();
                     double medianMicros = (cell.Scenario == ScenarioKind.Produce ? 3_000 : 20_000) * (client == "java" ? 1.6 : 1);

@@ -74,7 +74,7 @@ internal static class RatioHeatMap
                     }
                     else
                     {
-                        svg.Text(x + (columnWidth / 2), y + 27, "no data", ChartTheme.NoteSize, anchor: "middle", fill: ChartTheme.MutedText, cssClass: "ratio-missing");
+                        svg.Text(x + (columnWidth / 2), y + 27, cell?.Verdict ?? "no data", ChartTheme.NoteSize, anchor: "middle", fill: ChartTheme.MutedText, cssClass: "ratio-missing");
                     }
                 }
             }
@@ -139,7 +139,8 @@ internal static class RatioHeatMap
 
     /// <summary>One row: a cell of the plan.</summary>
     /// <param name="Label">Scenario, payload size and whatever else tells the rows apart.</param>
-    /// <param name="Cells">One entry per candidate, in column order; null where that candidate has no comparison.</param>
+    /// <param name="Cells">One entry per candidate, in column order; null where that candidate has no comparison (an
+    /// entry with a NaN ratio says why in its verdict).</param>
     public sealed record Row(string Label, IReadOnlyList<Entry?> Cells);
 
     /// <summary>A candidate's ratio in one cell.</summary>

@@ -49,11 +49,15 @@ public static class ReportCharts
                 foreach (var messages in plan.MessageCounts)
                 {
                     var cells = result.Cells.Where(c => c.Scenario == scenario && c.Variant == variant && c.MessageCount == messages).ToList();
-                    var series = plan.Clients.Select((client, index) => new XYChart.Series(client, index,
-                        [.. plan.PayloadSizes.Select(size => cells.FirstOrDefault(c => c.Client == client && c.PayloadBytes == size))
+                    // Reference tools run only some scenarios: they get a line where they ran and no legend entry elsewhere.
+                    var series = plan.Clients.Select((client, index) => (client, index))
+                        .Where(c => !plan.IsReference(c.client) || BenchmarkPlan.ReferencesRun(scenario))
+                        .Select(c => (Client: c.client, Index: c.index, Label: Label(plan, c.client)))
+                        .Select(c => new XYChart.Series(c.Label, c.Index,
+                        [.. plan.PayloadSizes.Select(size => cells.FirstOrDefault(x => x.Client == c.Client && x.PayloadBytes == size))
                             .OfType<CellResult>()
-                            .Where(c => c.Runs > 0)
-                            .Select(c => new XYChart.Point(c.PayloadBytes, c.MessagesPerSecond.Median, c.MessagesPerSecond.Min, c.MessagesPerSecond.Max))],
+                            .Where(x => x.Runs > 0)
+                            .Select(x => new XYChart.Point(x.PayloadBytes, x.MessagesPerSecond.Median, x.MessagesPerSecond.Min, x.MessagesPerSecond.Max))],
                         Markers: true, Whiskers: true)).ToList();
                     int failed = cells.Sum(c => c.FailedRuns);
                     string title = $"{Title(scenario)} throughput by payload size";
@@ -84,6 +88,7 @@ public static class ReportCharts
                 + (plan.SettingsVariants.Count > 1 ? $" · {cell.Variant}" : string.Empty);
             var entries = candidates.Select(candidate =>
             {
+                if (!plan.ClientsFor(cell).Contains(candidate)) return new RatioHeatMap.Entry(double.NaN, "not run here");
                 var c = result.Comparisons.FirstOrDefault(x => x.Candidate == candidate && x.Baseline == baseline && x.Scenario == cell.Scenario
                     && x.MessageCount == cell.MessageCount && x.PayloadBytes == cell.PayloadBytes && x.Variant == cell.Variant);
                 if (c is null) return null;
@@ -107,7 +112,7 @@ public static class ReportCharts
             $"{title} ({baseline})",
             string.Join(" · ", constant),
             baseline,
-            candidates,
+            [.. candidates.Select(c => Label(plan, c))],
             rows,
             string.Create(CultureInfo.InvariantCulture,
                 $"{estimate}; verdict at {confidence * 100:0} % confidence, on par within ±{tolerance * 100:0.#} %."));
@@ -119,8 +124,10 @@ public static class ReportCharts
         var plan = result.Plan;
         foreach (var cell in plan.Cells())
         {
-            var curves = plan.Clients.Select((client, index) => new XYChart.Series(client, index,
-                LatencyCurve(result, cell, client), Markers: false, Whiskers: false, EmptyText: "no latency measured")).ToList();
+            var runs = plan.ClientsFor(cell);
+            var curves = plan.Clients.Select((client, index) => (client, index)).Where(c => runs.Contains(c.client))
+                .Select(c => new XYChart.Series(c.client, c.index, LatencyCurve(result, cell, c.client), Markers: false, Whiskers: false,
+                    EmptyText: plan.IsReference(c.client) ? "reference tool, no latency" : "no latency measured")).ToList();
             if (curves.All(c => c.Points.Count == 0)) continue;
             string title = $"{Title(cell.Scenario)} latency{LatencyKind(cell.Scenario)}, {ChartFormat.Bytes(cell.PayloadBytes)} payloads";
             var svg = LatencyChart.Render(
@@ -177,6 +184,9 @@ public static class ReportCharts
         }
         return points;
     }
+
+    /// <summary>A client's name, marked when it is a reference tool rather than a .NET client.</summary>
+    private static string Label(BenchmarkPlan plan, string client) => plan.IsReference(client) ? $"{client} (reference)" : client;
 
     private static string Suffix(BenchmarkPlan plan, long messages, string variant) =>
         (plan.MessageCounts.Count > 1 ? $"-{messages.ToString(CultureInfo.InvariantCulture)}msgs" : string.Empty)
