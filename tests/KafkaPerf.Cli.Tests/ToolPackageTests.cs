@@ -33,16 +33,20 @@ public class ToolPackageTests
             var tool = Path.Combine(tools, "dotnet-kafkaperf");
 
             var clients = await RunAsync(work.FullName, tool, "clients");
-            var run = await RunAsync(work.FullName, tool, "run", "--clients", "confluent,java", "--scenarios", "produce", "--messages", "100",
+            var run = await RunAsync(work.FullName, tool, "run", "--clients", "confluent,java", "--references", "kcat,kafka-tools", "--scenarios", "produce", "--messages", "100",
                 "--sizes", "10", "--repeat", "1", "--broker-heap", "256", "--quiet", "--output", output);
 
             Assert.True(clients.Exit == 0, clients.Output);
-            Assert.Equal(4, clients.Output.Split('\n').Count(l => l.Trim() == "ready"));
+            // Four clients and two reference tools.
+            Assert.Equal(6, clients.Output.Split('\n').Count(l => l.Trim() == "ready"));
             Assert.True(run.Exit == 0, run.Output);
             // Everything came from the installed package: jars, the Java helper and librdkafka.
             Assert.Contains(Path.Combine(tools, ".store"), run.Output, StringComparison.Ordinal);
             Assert.Equal([".csv", ".html", ".json", ".md"], Directory.GetFiles(output).Select(Path.GetExtension).Where(e => e != ".svg").Order());
             Assert.Single(Directory.GetFiles(output, "*-throughput-produce.svg"));
+            // The references ran from the package too: kcat on its librdkafka, the perf tools from its jars.
+            Assert.Contains("| produce | defaults | kcat | 100 | 10 | 1 | 0 |", run.Output, StringComparison.Ordinal);
+            Assert.Contains("| produce | defaults | kafka-tools | 100 | 10 | 1 | 0 |", run.Output, StringComparison.Ordinal);
         }
         finally
         {
