@@ -13,4 +13,8 @@ public sealed record ClientConnection(string? BootstrapServers, string? BrokerVe
 
     /// <summary>The broker's configuration when known (the embedded broker's <c>server.properties</c>).</summary>
     public IReadOnlyDictionary<string, string>? BrokerConfig { get; init; }
+
+    /// <summary>Reads the broker's CPU time and topic sizes on disk; <see langword="null"/> when the broker is not
+    /// this machine's to look at (an external cluster, no broker at all).</summary>
+    public IBrokerProbe? BrokerProbe { get; init; }
 }

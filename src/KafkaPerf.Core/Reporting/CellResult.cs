@@ -48,6 +48,9 @@ public sealed record CellResult
 
     public LatencySummary? Latency { get; init; }
 
+    /// <summary>Medians of the resources the successful measured runs used; <see langword="null"/> when none recorded any.</summary>
+    public CellResources? Resources { get; init; }
+
     /// <summary>Records lost, over every measured run.</summary>
     public required long Lost { get; init; }
 

@@ -39,6 +39,7 @@ public static class ResultSummarizer
                     ElapsedSamples = [.. ok.Select(r => r.ElapsedSeconds)],
                     MessagesPerSecondSamples = [.. ok.Select(r => r.MessagesPerSecond)],
                     Latency = MergeLatency(ok),
+                    Resources = CellResources.Of(ok),
                     Lost = measured.Sum(r => r.Lost),
                     Duplicates = measured.Sum(r => r.Duplicates),
                 });

@@ -76,6 +76,9 @@ public sealed record RunRecord
     /// <summary>How much each of the client's own counters (e.g. <c>jni.calls</c>) grew per message in the timed section.</summary>
     public IReadOnlyDictionary<string, double>? CountersPerMessage { get; init; }
 
+    /// <summary>What the timed section used (CPU, collections, allocations, broker CPU, bytes on disk), when it ended.</summary>
+    public RunResources? Resources { get; init; }
+
     /// <summary>Latency percentiles of this run (send→ack or produce→consume), when measured.</summary>
     public LatencySummary? Latency { get; init; }
 

@@ -195,6 +195,7 @@ public sealed class BenchmarkRunner
                 UsePrefetch = plan.UsePrefetch,
                 CheckPayload = plan.CheckPayload,
                 StallTimeout = plan.StallTimeout,
+                Broker = _connection.BrokerProbe,
                 Clock = _clock,
             };
             // Garbage from the previous run is collected now, not inside the next timed section.
@@ -281,6 +282,7 @@ public sealed class BenchmarkRunner
             LatencyHistogram = m.Latency,
             LatencySampleStride = m.LatencySampleStride,
             CountersPerMessage = m.CountersPerMessage,
+            Resources = m.Resources,
         };
     }
 

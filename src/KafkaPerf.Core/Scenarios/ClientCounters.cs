@@ -1,15 +1,65 @@
 using KafkaPerf.Clients;
+using KafkaPerf.Measurement;
 
 namespace KafkaPerf.Scenarios;
 
-/// <summary>Reads a client's own counters around a timed section and turns their growth into figures per message.</summary>
-internal static class ClientCounters
+/// <summary>
+/// Reads a client's own counters and the resources of this process, the client's runtime and the broker around a
+/// timed section, and turns their growth into figures per message and a <see cref="RunResources"/>.
+/// </summary>
+/// <remarks>Both ends run outside the timed section and may allocate. The order keeps each reading out of the others:
+/// at the start the probes that cross into a JVM come first and this process's CPU time last; at the end the reverse,
+/// so the JNI calls of the runtime probe never count in <c>jni.calls</c> and the probes' own work never counts as CPU.</remarks>
+internal sealed class ClientCounters
 {
-    /// <summary>The counters now (outside the timed section: this may allocate).</summary>
-    public static IReadOnlyList<KeyValuePair<string, long>> Read(IBenchClient client) => client.ReadCounters();
+    private readonly ScenarioContext _context;
+    private readonly RuntimeReading? _runtime;
+    private readonly TimeSpan? _brokerCpu;
+    private readonly IReadOnlyList<KeyValuePair<string, long>> _counters;
+    private readonly ProcessResources _process;
+
+    private ClientCounters(ScenarioContext context)
+    {
+        _context = context;
+        _runtime = (context.Client as IRuntimeProbe)?.ReadRuntime();
+        _brokerCpu = context.Broker?.ReadCpuTime();
+        _counters = context.Client.ReadCounters();
+        _process = ProcessResources.Now();
+    }
+
+    /// <summary>Reads everything at the start of a timed section (call it right before the clock starts).</summary>
+    public static ClientCounters Start(ScenarioContext context) => new(context);
+
+    /// <summary>Reads everything at the end of the timed section (call it right after the clock stops).</summary>
+    /// <param name="messages">Messages of the run, for the figures per message.</param>
+    /// <returns>The client's counters' growth per message (<see langword="null"/> when it keeps none) and the resources used.</returns>
+    public (IReadOnlyDictionary<string, double>? PerMessage, RunResources Resources) Stop(long messages)
+    {
+        var process = ProcessResources.Now();
+        var perMessage = PerMessage(_context.Client, _counters, messages);
+        var brokerCpu = _brokerCpu is { } before && _context.Broker?.ReadCpuTime() is { } after ? after - before : (TimeSpan?)null;
+        var runtime = _runtime is not null ? ((IRuntimeProbe)_context.Client).ReadRuntime() : (RuntimeReading?)null;
+        var disk = _context.Broker?.TopicBytesOnDisk(_context.Topic);
+        long payloadBytes = messages * _context.Payload.Length;
+        return (perMessage, new RunResources
+        {
+            CpuUserSeconds = (process.UserCpu - _process.UserCpu).TotalSeconds,
+            CpuSystemSeconds = (process.SystemCpu - _process.SystemCpu).TotalSeconds,
+            Gen0Collections = process.Gen0Collections - _process.Gen0Collections,
+            Gen1Collections = process.Gen1Collections - _process.Gen1Collections,
+            Gen2Collections = process.Gen2Collections - _process.Gen2Collections,
+            AllocatedBytes = process.AllocatedBytes - _process.AllocatedBytes,
+            RuntimeGcMillis = runtime?.GcMillis - _runtime?.GcMillis,
+            RuntimeGcCount = runtime?.GcCount - _runtime?.GcCount,
+            RuntimeHeapUsedBytes = runtime?.HeapUsedBytes,
+            BrokerCpuSeconds = brokerCpu?.TotalSeconds,
+            TopicBytesOnDisk = disk,
+            DiskBytesPerPayloadByte = disk is { } bytes && payloadBytes > 0 ? bytes / (double)payloadBytes : null,
+        });
+    }
 
     /// <summary>Growth per message since <paramref name="before"/>; <see langword="null"/> when the client keeps no counters.</summary>
-    public static IReadOnlyDictionary<string, double>? PerMessage(IBenchClient client, IReadOnlyList<KeyValuePair<string, long>> before, long messages)
+    private static SortedDictionary<string, double>? PerMessage(IBenchClient client, IReadOnlyList<KeyValuePair<string, long>> before, long messages)
     {
         if (before.Count == 0 || messages <= 0) return null;
         var after = client.ReadCounters().ToDictionary(pair => pair.Key, pair => pair.Value, StringComparer.Ordinal);

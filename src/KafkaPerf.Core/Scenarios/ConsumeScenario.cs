@@ -33,7 +33,7 @@ public sealed class ConsumeScenario : IScenario
         using var consumer = context.Client.CreateConsumer(
             new ConsumerSpec(context.Topic, context.GroupId, context.Settings, context.UsePrefetch));
         bool completed;
-        var counters = ClientCounters.Read(context.Client);
+        var counters = ClientCounters.Start(context);
         consumer.StartPolling(sink);
         try
         {
@@ -43,7 +43,7 @@ public sealed class ConsumeScenario : IScenario
         {
             consumer.StopPolling();
         }
-        var perMessage = ClientCounters.PerMessage(context.Client, counters, expected);
+        var (perMessage, resources) = counters.Stop(expected);
 
         var verifier = sink.Verifier;
         string? error = sink.Error is { } consumerError
@@ -68,6 +68,7 @@ public sealed class ConsumeScenario : IScenario
             Error = error,
             ConsumerConfig = consumer.EffectiveConfig,
             CountersPerMessage = perMessage,
+            Resources = resources,
         };
     }
 }

@@ -23,12 +23,12 @@ public sealed class ProduceScenario : IScenario
         var deliveries = new DeliveryCounter(clock, context.MessageCount, trackLatency);
         using var producer = context.Client.CreateProducer(new ProducerSpec(context.Topic, context.Settings), deliveries);
 
-        var counters = ClientCounters.Read(context.Client);
+        var counters = ClientCounters.Start(context);
         long start = clock.GetTimestamp();
         SendOrdinals(producer, context.MessageCount, context.Payload, deliveries, cancellationToken);
         producer.Flush(cancellationToken);
         long end = clock.GetTimestamp();
-        var perMessage = ClientCounters.PerMessage(context.Client, counters, context.MessageCount);
+        var (perMessage, resources) = counters.Stop(context.MessageCount);
 
         long delivered = deliveries.Delivered;
         return new RunMeasurement
@@ -42,6 +42,7 @@ public sealed class ProduceScenario : IScenario
             Error = deliveries.DescribeShortfall(context.MessageCount, "produce"),
             ProducerConfig = producer.EffectiveConfig,
             CountersPerMessage = perMessage,
+            Resources = resources,
         };
     }
 

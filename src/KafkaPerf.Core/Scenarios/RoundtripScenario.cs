@@ -31,8 +31,8 @@ public sealed class RoundtripScenario : IScenario
         long firstSend = 0;
         IReadOnlyDictionary<string, string>? producerConfig = null;
         bool assigned, completed = false;
-        IReadOnlyList<KeyValuePair<string, long>>? counters = null;
         IReadOnlyDictionary<string, double>? perMessage = null;
+        RunResources? resources = null;
         consumer.StartPolling(sink);
         try
         {
@@ -42,7 +42,7 @@ public sealed class RoundtripScenario : IScenario
                 using var producer = context.Client.CreateProducer(new ProducerSpec(context.Topic, context.Settings), deliveries);
                 producerConfig = producer.EffectiveConfig;
                 var payload = context.Payload;
-                counters = ClientCounters.Read(context.Client);
+                var counters = ClientCounters.Start(context);
                 firstSend = clock.GetTimestamp();
                 producer.Send(firstSend, payload);
                 for (long sent = 1; sent < expected; sent++)
@@ -52,7 +52,7 @@ public sealed class RoundtripScenario : IScenario
                 }
                 producer.Flush(cancellationToken);
                 completed = ProgressWait.Until(sink.Completed, () => sink.Received, context.StallTimeout, cancellationToken);
-                perMessage = ClientCounters.PerMessage(context.Client, counters, expected);
+                (perMessage, resources) = counters.Stop(expected);
             }
         }
         finally
@@ -80,6 +80,7 @@ public sealed class RoundtripScenario : IScenario
             ProducerConfig = producerConfig,
             ConsumerConfig = consumer.EffectiveConfig,
             CountersPerMessage = perMessage,
+            Resources = resources,
         };
     }
 }

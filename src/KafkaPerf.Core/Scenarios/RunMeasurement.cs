@@ -51,6 +51,10 @@ public sealed record RunMeasurement
     /// message during the timed section; <see langword="null"/> when the client keeps none.</summary>
     public IReadOnlyDictionary<string, double>? CountersPerMessage { get; init; }
 
+    /// <summary>What the timed section used: CPU, collections, allocations, the broker's CPU and the topic's bytes on
+    /// disk; <see langword="null"/> when the run failed before its timed section ended.</summary>
+    public RunResources? Resources { get; init; }
+
     /// <summary>Whether the run succeeded: no error, nothing lost, no duplicate, nothing unexpected.</summary>
     public bool Succeeded => Error is null && Lost == 0 && Duplicates == 0 && Unexpected == 0 && PayloadMismatches == 0;
 }

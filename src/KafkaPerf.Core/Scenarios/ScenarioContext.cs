@@ -30,6 +30,9 @@ public sealed record ScenarioContext
     /// <summary>A consume that receives nothing new for this long ends as a failed run.</summary>
     public TimeSpan StallTimeout { get; init; } = TimeSpan.FromSeconds(30);
 
+    /// <summary>Reads the broker's CPU and the topic's bytes on disk around the timed section; none when <see langword="null"/>.</summary>
+    public IBrokerProbe? Broker { get; init; }
+
     /// <summary>The clock.</summary>
     public IClock Clock { get; init; } = StopwatchClock.Instance;
 

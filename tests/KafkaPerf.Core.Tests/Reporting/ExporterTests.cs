@@ -148,6 +148,16 @@ public class ExporterTests
                     Error = failed ? "produce: 990 of 1000 records acknowledged, 10 failed (first error: Local: Message timed out)." : null,
                     Latency = histogram is null ? null : LatencySummary.From(histogram, 1000),
                     LatencyHistogram = histogram,
+                    Resources = failed ? null : new RunResources
+                    {
+                        CpuUserSeconds = seconds * 0.75, CpuSystemSeconds = seconds * 0.125,
+                        Gen0Collections = repetition, Gen1Collections = 0, Gen2Collections = 0, AllocatedBytes = 1_000L * repetition,
+                        RuntimeGcMillis = client == "knet" ? 3 * repetition : null, RuntimeGcCount = client == "knet" ? repetition : null,
+                        RuntimeHeapUsedBytes = client == "knet" ? 50_000_000 : null,
+                        BrokerCpuSeconds = seconds * 0.5, TopicBytesOnDisk = cell.MessageCount * (cell.PayloadBytes + 70L),
+                        DiskBytesPerPayloadByte = (cell.PayloadBytes + 70.0) / cell.PayloadBytes,
+                    },
+                    CountersPerMessage = client == "knet" ? new Dictionary<string, double> { ["jni.calls"] = 1.0 } : null,
                 });
             }
         }

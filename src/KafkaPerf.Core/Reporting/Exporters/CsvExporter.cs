@@ -9,7 +9,9 @@ public sealed class CsvExporter : ResultExporterBase
     [
         "sequence", "client", "scenario", "messageCount", "payloadBytes", "variant", "repetition", "warmup", "topic",
         "elapsedSeconds", "messagesPerSecond", "megabytesPerSecond", "sent", "delivered", "received", "lost", "duplicates",
-        "unexpected", "payloadMismatches", "prefetch", "succeeded", "latencyP50Micros", "latencyP99Micros", "latencyMaxMicros", "error",
+        "unexpected", "payloadMismatches", "prefetch", "succeeded", "latencyP50Micros", "latencyP99Micros", "latencyMaxMicros",
+        "cpuUserSeconds", "cpuSystemSeconds", "gen0Collections", "gen1Collections", "gen2Collections", "allocatedBytes",
+        "runtimeGcMillis", "runtimeHeapUsedBytes", "brokerCpuSeconds", "topicBytesOnDisk", "diskBytesPerPayloadByte", "error",
     ];
 
     /// <inheritdoc />
@@ -27,6 +29,7 @@ public sealed class CsvExporter : ResultExporterBase
         writer.Write('\n');
         foreach (var run in result.Runs)
         {
+            var r = run.Resources;
             string[] fields =
             [
                 Num(run.Sequence), run.Client, run.Scenario.ToString().ToLowerInvariant(), Num(run.MessageCount), Num(run.PayloadBytes),
@@ -34,7 +37,10 @@ public sealed class CsvExporter : ResultExporterBase
                 Num(run.ElapsedSeconds), Num(run.MessagesPerSecond), Num(run.MegabytesPerSecond),
                 Num(run.Sent), Num(run.Delivered), Num(run.Received), Num(run.Lost), Num(run.Duplicates),
                 Num(run.Unexpected), Num(run.PayloadMismatches), Bool(run.PrefetchEnabled), Bool(run.Succeeded),
-                Num(run.Latency?.P50Micros), Num(run.Latency?.P99Micros), Num(run.Latency?.MaxMicros), run.Error ?? string.Empty,
+                Num(run.Latency?.P50Micros), Num(run.Latency?.P99Micros), Num(run.Latency?.MaxMicros),
+                Num(r?.CpuUserSeconds), Num(r?.CpuSystemSeconds), Num(r?.Gen0Collections), Num(r?.Gen1Collections), Num(r?.Gen2Collections),
+                Num(r?.AllocatedBytes), Num(r?.RuntimeGcMillis), Num(r?.RuntimeHeapUsedBytes), Num(r?.BrokerCpuSeconds),
+                Num(r?.TopicBytesOnDisk), Num(r?.DiskBytesPerPayloadByte), run.Error ?? string.Empty,
             ];
             writer.Write(string.Join(',', fields.Select(Quote)));
             writer.Write('\n');
@@ -42,6 +48,8 @@ public sealed class CsvExporter : ResultExporterBase
     }
 
     private static string Num(long value) => value.ToString(CultureInfo.InvariantCulture);
+
+    private static string Num(long? value) => value is { } v ? Num(v) : string.Empty;
 
     private static string Num(double? value) =>
         value is not { } v || double.IsNaN(v) ? string.Empty : v.ToString("R", CultureInfo.InvariantCulture);

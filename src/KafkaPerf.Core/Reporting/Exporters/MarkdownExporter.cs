@@ -43,6 +43,7 @@ public sealed class MarkdownExporter : ResultExporterBase
 
         WriteRatioTables(result, writer);
         WriteStatistics(result, writer);
+        WriteResources(result, writer);
 
         if (result.Warnings.Count > 0)
         {
@@ -111,6 +112,34 @@ public sealed class MarkdownExporter : ResultExporterBase
                 + $"| {F(e.Mean, "0.000000")} | {(e.Count < 2 ? "–" : F(e.StandardDeviation, "0.000000"))} | {(e.Count < 2 ? "–" : F(e.CoefficientOfVariation * 100))} | {F(e.Median, "0.000000")} | {F(e.TrimmedMean, "0.000000")} "
                 + $"| {F(c.MessagesPerSecond.Median, "0")} | {F(c.MegabytesPerSecond.Median)} "
                 + $"| {F(c.Latency?.P50Micros, "0.0")} | {F(c.Latency?.P99Micros, "0.0")} | {F(c.Latency?.MaxMicros, "0.0")} | {F(c.Lost)} | {F(c.Duplicates)} |\n");
+        }
+        writer.Write('\n');
+    }
+
+    private static void WriteResources(BenchmarkResult result, TextWriter writer)
+    {
+        if (!result.Cells.Any(c => c.Resources is not null)) return;
+        writer.Write("## Resources\n\n");
+        writer.Write("Medians over the measured runs, each read at the edges of the timed section. Client CPU = user + system time of this process "
+            + "(the .NET client's, or the in-process JVM's and .NET's together for java clients); % core = CPU time / elapsed time; "
+            + "GC = .NET collections per run (gen0/gen1/gen2) and alloc = .NET bytes allocated per message; runtime = the client's own runtime (the JVM): "
+            + "its collection time per run and heap in use at the end; counters = the client's own counters per message; broker CPU = the embedded broker's process; "
+            + "disk = the topic's log segments after the run (MB = 10^6 bytes) and per payload byte sent. – = not measured (e.g. broker figures on an external cluster).\n\n");
+        writer.Write("| scenario | variant | client | messages | payload B | median msg/s | client CPU s | user / sys s | CPU ms per 1k msg | % core | alloc B/msg | GC 0/1/2 | runtime GC ms | runtime heap MB | counters/msg | broker CPU s | broker CPU ms per 1k msg | disk MB | disk B per payload B |\n");
+        writer.Write("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|\n");
+        foreach (var c in result.Cells)
+        {
+            var r = c.Resources;
+            var counters = r?.CountersPerMessage is { Count: > 0 } perMessage
+                ? string.Join(", ", perMessage.Select(p => $"{p.Key} {F(p.Value, "0.###")}"))
+                : "–";
+            writer.Write($"| {Name(c.Scenario)} | {c.Variant} | {c.Client} | {F(c.MessageCount)} | {F(c.PayloadBytes)} | {F(c.MessagesPerSecond.Median, "0")} "
+                + $"| {F(r?.CpuSeconds, "0.000")} | {(r is null ? "–" : $"{F(r.CpuUserSeconds, "0.000")} / {F(r.CpuSystemSeconds, "0.000")}")} "
+                + $"| {F(r?.CpuMillisPerThousandMessages, "0.000")} | {F(r?.CpuPercentOfCore, "0")} | {F(r?.AllocatedBytesPerMessage, "0.0")} "
+                + $"| {(r is null ? "–" : $"{F(r.Gen0Collections, "0.#")}/{F(r.Gen1Collections, "0.#")}/{F(r.Gen2Collections, "0.#")}")} "
+                + $"| {F(r?.RuntimeGcMillis, "0")} | {F(r?.RuntimeHeapUsedBytes / 1e6, "0.0")} | {Escape(counters)} "
+                + $"| {F(r?.BrokerCpuSeconds, "0.000")} | {F(r?.BrokerCpuMillisPerThousandMessages, "0.000")} "
+                + $"| {F(r?.TopicBytesOnDisk / 1e6, "0.000")} | {F(r?.DiskBytesPerPayloadByte, "0.000")} |\n");
         }
         writer.Write('\n');
     }
