@@ -40,6 +40,7 @@ internal static class BrokerConnector
         {
             BrokerDescription = $"embedded KRaft broker, {brokerOptions.HeapMegabytes} MB heap, started in {broker.StartupTime.TotalSeconds:0.0} s",
             BrokerConfig = broker.Config,
+            BrokerProbe = broker.Probe,
         };
         return (connection, broker);
     }

@@ -35,7 +35,7 @@ public class KafkaBrokerFixture : IAsyncLifetime
             return;
         }
         _broker = await EmbeddedKafkaBroker.StartAsync(BrokerOptions);
-        Connection = new ClientConnection(_broker.BootstrapServers, _broker.KafkaVersion) { BrokerDescription = "embedded" };
+        Connection = new ClientConnection(_broker.BootstrapServers, _broker.KafkaVersion) { BrokerDescription = "embedded", BrokerProbe = _broker.Probe };
     }
 
     /// <summary>Runs a plan with these clients against the fixture's broker.</summary>

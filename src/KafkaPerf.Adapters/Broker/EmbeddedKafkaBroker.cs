@@ -5,6 +5,7 @@ using System.Net.Sockets;
 using System.Security.Cryptography;
 using System.Text.RegularExpressions;
 using KafkaPerf.Adapters.Jvm;
+using KafkaPerf.Clients;
 
 namespace KafkaPerf.Adapters.Broker;
 
@@ -28,9 +29,11 @@ public sealed partial class EmbeddedKafkaBroker : IAsyncDisposable
     private static readonly TimeSpan StopTimeout = TimeSpan.FromSeconds(10);
 
     private const string MarkerFile = ".kafkaperf-broker";
+    private const string LogFolderName = "kafka-logs";
     private readonly Process _process;
     private readonly Task _exited;
     private int _disposed;
+    private EmbeddedBrokerProbe? _probe;
 
     private EmbeddedKafkaBroker(Process process, string bootstrap, string version, string dataDirectory,
         IReadOnlyDictionary<string, string> config, KafkaJars jars, TimeSpan startupTime)
@@ -57,6 +60,12 @@ public sealed partial class EmbeddedKafkaBroker : IAsyncDisposable
 
     /// <summary>The broker's data folder (log segments, metadata, its log file); deleted on dispose.</summary>
     public string DataDirectory { get; }
+
+    /// <summary>The broker's <c>log.dirs</c>: one folder per partition, <c>TOPIC-N</c>, inside <see cref="DataDirectory"/>.</summary>
+    public string LogDirectory => Path.Combine(DataDirectory, LogFolderName);
+
+    /// <summary>Reads the broker's CPU time and topics' bytes on disk, for each run's resources.</summary>
+    public IBrokerProbe Probe => _probe ??= new EmbeddedBrokerProbe(ProcessId, LogDirectory);
 
     /// <summary>The broker's log file, inside <see cref="DataDirectory"/>.</summary>
     public string LogFile => Path.Combine(DataDirectory, "broker.log");
@@ -286,7 +295,7 @@ public sealed partial class EmbeddedKafkaBroker : IAsyncDisposable
             ["controller.listener.names"] = "CONTROLLER",
             ["listener.security.protocol.map"] = "CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT",
             ["inter.broker.listener.name"] = "PLAINTEXT",
-            ["log.dirs"] = Path.Combine(dataDirectory, "kafka-logs"),
+            ["log.dirs"] = Path.Combine(dataDirectory, LogFolderName),
             ["num.partitions"] = "1",
             // Benchmarks create every topic themselves; a typo must fail, not create a topic silently.
             ["auto.create.topics.enable"] = "false",

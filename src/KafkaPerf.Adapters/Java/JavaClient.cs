@@ -1,5 +1,6 @@
 using KafkaPerf.Adapters.Jvm;
 using KafkaPerf.Clients;
+using KafkaPerf.Measurement;
 
 namespace KafkaPerf.Adapters.Java;
 
@@ -8,7 +9,7 @@ namespace KafkaPerf.Adapters.Java;
 /// plan creates and deletes the runs' topics; producers and consumers are plain <c>KafkaProducer</c> and
 /// <c>KafkaConsumer</c> driven through KafkaPerf's Java helper.
 /// </summary>
-internal sealed class JavaClient : IBenchClient
+internal sealed class JavaClient : IBenchClient, IRuntimeProbe
 {
     private const string TopicExists = "org.apache.kafka.common.errors.TopicExistsException";
 
@@ -73,6 +74,17 @@ internal sealed class JavaClient : IBenchClient
 
     public IReadOnlyList<KeyValuePair<string, long>> ReadCounters() =>
         [new("jni.calls", JniCounters.Calls), new("jni.callbacks", JniCounters.Callbacks)];
+
+    /// <summary>The JVM's collections and heap, through its management beans (three JNI calls: never inside a timed section).</summary>
+    public RuntimeReading ReadRuntime()
+    {
+        using var thread = _runtime.Host.AttachCurrentThread("kafkaperf-java-stats");
+        var env = thread.Env;
+        return new RuntimeReading(
+            GcCount: env.CallStaticLong(_runtime.StatsClass, _runtime.StatsGcCount, []),
+            GcMillis: env.CallStaticLong(_runtime.StatsClass, _runtime.StatsGcMillis, []),
+            HeapUsedBytes: env.CallStaticLong(_runtime.StatsClass, _runtime.StatsHeapUsed, []));
+    }
 
     public IBenchProducer CreateProducer(ProducerSpec spec, IDeliverySink sink)
     {

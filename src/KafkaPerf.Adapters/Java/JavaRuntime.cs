@@ -55,6 +55,11 @@ internal sealed unsafe class JavaRuntime
         ConsumerPoll = env.GetMethodId(ConsumerClass, "poll", "(I)I");
         ConsumerClose = env.GetMethodId(ConsumerClass, "close", "()V");
 
+        StatsClass = env.FindClassGlobal("kafkaperf/client/JvmStats");
+        StatsGcCount = env.GetStaticMethodId(StatsClass, "gcCount", "()J");
+        StatsGcMillis = env.GetStaticMethodId(StatsClass, "gcMillis", "()J");
+        StatsHeapUsed = env.GetStaticMethodId(StatsClass, "heapUsed", "()J");
+
         AdminClass = env.FindClassGlobal("kafkaperf/client/BenchAdmin");
         AdminInit = env.GetMethodId(AdminClass, "<init>", "(Ljava/lang/String;I)V");
         AdminCreate = env.GetMethodId(AdminClass, "createTopic", "(Ljava/lang/String;IS)V");
@@ -103,6 +108,14 @@ internal sealed unsafe class JavaRuntime
     public IntPtr ConsumerPoll { get; }
 
     public IntPtr ConsumerClose { get; }
+
+    public IntPtr StatsClass { get; }
+
+    public IntPtr StatsGcCount { get; }
+
+    public IntPtr StatsGcMillis { get; }
+
+    public IntPtr StatsHeapUsed { get; }
 
     public IntPtr AdminClass { get; }
 

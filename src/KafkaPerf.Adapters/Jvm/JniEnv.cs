@@ -32,6 +32,7 @@ public readonly unsafe struct JniEnv
     private const int CallVoidMethodAIndex = 63;
     private const int GetStaticMethodIdIndex = 113;
     private const int CallStaticObjectMethodAIndex = 116;
+    private const int CallStaticLongMethodAIndex = 134;
     private const int CallStaticVoidMethodAIndex = 143;
     private const int NewStringIndex = 163;
     private const int GetStringLengthIndex = 164;
@@ -153,6 +154,16 @@ public readonly unsafe struct JniEnv
         IntPtr result;
         JniCounters.CountCall();
         fixed (JValue* a = args) result = ((delegate* unmanaged<IntPtr, IntPtr, IntPtr, JValue*, IntPtr>)Fn(CallStaticObjectMethodAIndex))(_env, type, method, a);
+        ThrowIfPending();
+        return result;
+    }
+
+    /// <summary>Calls a static method returning <c>long</c>.</summary>
+    public long CallStaticLong(IntPtr type, IntPtr method, ReadOnlySpan<JValue> args)
+    {
+        long result;
+        JniCounters.CountCall();
+        fixed (JValue* a = args) result = ((delegate* unmanaged<IntPtr, IntPtr, IntPtr, JValue*, long>)Fn(CallStaticLongMethodAIndex))(_env, type, method, a);
         ThrowIfPending();
         return result;
     }

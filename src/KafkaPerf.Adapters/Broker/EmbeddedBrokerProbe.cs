@@ -1,0 +1,82 @@
+using System.Globalization;
+using KafkaPerf.Clients;
+
+namespace KafkaPerf.Adapters.Broker;
+
+/// <summary>
+/// The embedded broker's CPU time, from <c>/proc/PID/stat</c> of its JVM, and a topic's bytes on disk, from the
+/// partition folders (<c>TOPIC-N</c>) of its log directory.
+/// </summary>
+/// <remarks>Only the segment files (<c>*.log</c>) count: Kafka preallocates the index files of the active segment
+/// (10 MB each by default), which says nothing about the data. Linux only; elsewhere the CPU time is <see langword="null"/>.</remarks>
+public sealed class EmbeddedBrokerProbe : IBrokerProbe
+{
+    // /proc reports CPU time in USER_HZ ticks, which the kernel fixes at 100 per second for user space on every architecture.
+    private const double TicksPerSecond = 100;
+    private readonly string _statFile;
+    private readonly string _logDirectory;
+
+    /// <summary>Creates a probe.</summary>
+    /// <param name="processId">The broker JVM's process id.</param>
+    /// <param name="logDirectory">The broker's <c>log.dirs</c> (a single folder).</param>
+    public EmbeddedBrokerProbe(int processId, string logDirectory)
+    {
+        ArgumentNullException.ThrowIfNull(logDirectory);
+        _statFile = $"/proc/{processId.ToString(CultureInfo.InvariantCulture)}/stat";
+        _logDirectory = logDirectory;
+    }
+
+    /// <inheritdoc />
+    public TimeSpan? ReadCpuTime()
+    {
+        string stat;
+        try
+        {
+            stat = File.ReadAllText(_statFile);
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            return null;
+        }
+        return ParseCpuTime(stat);
+    }
+
+    /// <summary>utime + stime of a <c>/proc/PID/stat</c> line (fields 14 and 15; the command name, field 2, may hold
+    /// spaces and parentheses, so fields are counted after its last ')').</summary>
+    internal static TimeSpan? ParseCpuTime(string stat)
+    {
+        int end = stat.LastIndexOf(')');
+        if (end < 0) return null;
+        // After ") ": field 3 (state) is index 0, so utime (14) is index 11 and stime (15) index 12.
+        var fields = stat[(end + 1)..].Split(' ', StringSplitOptions.RemoveEmptyEntries);
+        if (fields.Length < 13
+            || !long.TryParse(fields[11], NumberStyles.None, CultureInfo.InvariantCulture, out var user)
+            || !long.TryParse(fields[12], NumberStyles.None, CultureInfo.InvariantCulture, out var system))
+            return null;
+        return TimeSpan.FromSeconds((user + system) / TicksPerSecond);
+    }
+
+    /// <inheritdoc />
+    public long? TopicBytesOnDisk(string topic)
+    {
+        ArgumentNullException.ThrowIfNull(topic);
+        try
+        {
+            long total = 0;
+            bool found = false;
+            foreach (var folder in Directory.EnumerateDirectories(_logDirectory, topic + "-*"))
+            {
+                // TOPIC-N exactly: not another topic whose name starts the same, nor a folder of a deleted topic (TOPIC-N.ID-delete).
+                var partition = Path.GetFileName(folder).AsSpan(topic.Length + 1);
+                if (partition.Length == 0 || partition.ContainsAnyExceptInRange('0', '9')) continue;
+                found = true;
+                foreach (var segment in Directory.EnumerateFiles(folder, "*.log")) total += new FileInfo(segment).Length;
+            }
+            return found ? total : null;
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            return null;
+        }
+    }
+}
