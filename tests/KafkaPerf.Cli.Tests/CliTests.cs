@@ -245,7 +245,9 @@ public class CliTests
                 "--repeat", "1", "--quiet", "--format", "md", "--output", output.FullName);
 
             Assert.Equal(0, exit);
-            var row = Assert.Single(stdout.Split('\n'), l => l.StartsWith("| produce | defaults | inmemory |", StringComparison.Ordinal));
+            // The statistics table's row, not the Resources table's below it.
+            var statistics = stdout.Split('\n').SkipWhile(l => l != "## Per-client statistics").TakeWhile(l => l != "## Resources");
+            var row = Assert.Single(statistics, l => l.StartsWith("| produce | defaults | inmemory |", StringComparison.Ordinal));
             // runs, failed, mean, then SD and CV: undefined with one run, not 0.
             Assert.Equal("–", row.Split('|')[9].Trim());
             Assert.Equal("–", row.Split('|')[10].Trim());
