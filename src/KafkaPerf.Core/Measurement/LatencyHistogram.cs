@@ -260,6 +260,19 @@ public sealed class LatencyHistogram
         return copy;
     }
 
+    /// <summary>Calls <paramref name="visit"/> once per non-empty counter, in ascending order, with the value that
+    /// stands for it (its highest equivalent value, as <see cref="ValueAtPercentile"/> reports, clamped to <see cref="Max"/>)
+    /// and how many values it holds: how a histogram is replayed into another recorder without its raw values.</summary>
+    /// <param name="visit">Receives value and count.</param>
+    public void ForEachRecorded(Action<long, long> visit)
+    {
+        ArgumentNullException.ThrowIfNull(visit);
+        for (var index = 0; index < _counts.Length; index++)
+        {
+            if (_counts[index] != 0) visit(Math.Min(HighestEquivalentOf(index), _max), _counts[index]);
+        }
+    }
+
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void RecordCore(long value, long count)
     {

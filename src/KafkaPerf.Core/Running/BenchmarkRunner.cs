@@ -3,6 +3,7 @@ using KafkaPerf.Measurement;
 using KafkaPerf.Payloads;
 using KafkaPerf.Reporting;
 using KafkaPerf.Scenarios;
+using KafkaPerf.Telemetry;
 
 namespace KafkaPerf.Running;
 
@@ -79,6 +80,7 @@ public sealed class BenchmarkRunner
         var infos = new Dictionary<string, ClientInfo>(StringComparer.OrdinalIgnoreCase);
         bool cancelled = false;
         RunDescriptor? inProgress = null;
+        using var planSpan = KafkaPerfTelemetry.StartPlan(plan);
         try
         {
             // Clients start once, before anything is timed (a JVM or a connection costs seconds).
@@ -101,6 +103,7 @@ public sealed class BenchmarkRunner
             ReadOnlyMemory<byte> fileBytes = plan.Payload == Payloads.PayloadKind.File ? await File.ReadAllBytesAsync(plan.PayloadFile!, cancellationToken) : default;
             foreach (var cell in plan.Cells())
             {
+                using var cellSpan = KafkaPerfTelemetry.StartCell(cell);
                 if (!payloads.TryGetValue(cell.PayloadBytes, out var payload))
                     payloads[cell.PayloadBytes] = payload = PayloadFactory.Create(plan.Payload, cell.PayloadBytes, plan.Seed, fileBytes);
 
@@ -120,9 +123,11 @@ public sealed class BenchmarkRunner
                     var run = new RunDescriptor(sequence, totalRuns, cell, name, repetition, topic);
                     progress.OnRunStarting(run);
                     inProgress = run;
+                    using var runSpan = KafkaPerfTelemetry.StartRun(run);
                     var record = await RunOneAsync(plan, run, clients[name], payload, warnings, progress, cancellationToken);
                     inProgress = null;
                     runs.Add(record.Record);
+                    KafkaPerfTelemetry.RunCompleted(runSpan, record.Record);
                     infos[name] = WithConfig(infos[name], record.Measurement, plan.SettingsVariants.Count > 1 ? cell.Variant : null);
                     progress.OnRunCompleted(run, record.Record);
                 }
