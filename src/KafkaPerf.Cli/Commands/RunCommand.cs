@@ -3,6 +3,7 @@ using System.CommandLine;
 using System.Globalization;
 using KafkaPerf.Adapters;
 using KafkaPerf.Adapters.Broker;
+using KafkaPerf.Cli.Telemetry;
 using KafkaPerf.Clients;
 using KafkaPerf.Payloads;
 using KafkaPerf.Reporting;
@@ -43,6 +44,7 @@ internal sealed class RunCommand
     private static readonly Option<string> Format = new("--format") { Description = "csv, json, md, html (comma-separated); html is a self-contained report with charts, each also written as an .svg file.", DefaultValueFactory = _ => "csv,json,md,html" };
     private static readonly Option<string> Payload = new("--payload") { Description = "What payloads look like: random (incompressible), access-log (web-server log lines, compressible) or file:PATH.", DefaultValueFactory = _ => "random" };
     private static readonly Option<bool> UsePrefetch = new("--use-prefetch") { Description = "Consumers that can prefetch on a thread of their own (java, java-batched) do so; the result records it." };
+    private static readonly Option<string[]> Otel = new("--otel") { Description = "Export KafkaPerf's metrics and spans: otlp (to the collector the OTEL_EXPORTER_OTLP_* variables name) and/or console (metrics on standard error); repeatable or comma-separated." };
     private static readonly Option<bool> Quiet = new("--quiet") { Description = "No progress lines, only the tables." };
 
     private readonly ClientRegistry _registry;
@@ -60,7 +62,7 @@ internal sealed class RunCommand
         {
             Clients, References, Scenarios, Sizes, Messages, Repeat, Bootstrap, KafkaHome, BrokerHeap,
             Acks, LingerMs, BatchSize, MaxInFlight, Compression, SendBuffer, ReceiveBuffer, FetchMinBytes, Partitions, Overrides,
-            TopicPrefix, KeepTopics, Payload, UsePrefetch, Output, Format, Quiet,
+            TopicPrefix, KeepTopics, Payload, UsePrefetch, Output, Format, Otel, Quiet,
         };
         command.SetAction((parse, ct) => ExecuteAsync(parse, ct));
         return command;
@@ -84,10 +86,12 @@ internal sealed class RunCommand
         }
         BenchmarkPlan plan;
         List<IResultExporter> exporters;
+        OtelTargets otel;
         var brokerOptions = _brokerDefaults with { HeapMegabytes = parse.GetValue(BrokerHeap) };
         try
         {
             plan = BuildPlan(parse, _registry);
+            otel = OtelTargetsParser.Parse(parse.GetValue(Otel));
             exporters = [.. List(parse.GetValue(Format)).Select(f => DefaultExporters.TryGet(f, out var e)
                 ? e : throw new PlanValidationException($"Unknown format '{f}': use csv, json, md and/or html."))];
             if (exporters.Count == 0) throw new PlanValidationException("--format is empty: name at least one of csv, json, md and html.");
@@ -132,6 +136,8 @@ internal sealed class RunCommand
         bool quiet = parse.GetValue(Quiet);
         var log = quiet ? null : Console.Error;
         EmbeddedKafkaBroker? broker = null;
+        // Disposed after the broker on every way out, Ctrl+C included: what is pending is exported then.
+        using var telemetry = TelemetrySetup.Start(otel, Console.Error);
         try
         {
             ClientConnection connection;
