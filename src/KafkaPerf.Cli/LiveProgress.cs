@@ -12,6 +12,7 @@ namespace KafkaPerf.Cli;
 /// </summary>
 internal sealed class LiveProgress : IBenchmarkProgress
 {
+    private static volatile TextWriter? s_active;
     private readonly IAnsiConsole _console;
     private readonly ConsoleProgress _lines;
     private ProgressTask? _task;
@@ -22,6 +23,11 @@ internal sealed class LiveProgress : IBenchmarkProgress
         _console = console;
         _lines = new ConsoleProgress(new LineWriter(console));
     }
+
+    /// <summary>Standard error for lines written from other threads (the <c>--otel console</c> exporter): through the
+    /// live display while one runs, so they scroll above the bar instead of breaking it; straight to standard error
+    /// otherwise.</summary>
+    public static TextWriter Lines { get; } = new ActiveOrStandardError();
 
     /// <summary>Whether standard error is a terminal that can show a live display.</summary>
     public static bool IsSupported =>
@@ -45,7 +51,15 @@ internal sealed class LiveProgress : IBenchmarkProgress
             .StartAsync(async context =>
             {
                 progress._task = context.AddTask("starting clients", maxValue: Math.Max(1, plan.TotalRuns));
-                return await run(progress);
+                s_active = new LineWriter(console);
+                try
+                {
+                    return await run(progress);
+                }
+                finally
+                {
+                    s_active = null;
+                }
             });
     }
 
@@ -69,6 +83,15 @@ internal sealed class LiveProgress : IBenchmarkProgress
     }
 
     public void OnWarning(string message) => _lines.OnWarning(message);
+
+    private sealed class ActiveOrStandardError : TextWriter
+    {
+        public override System.Text.Encoding Encoding => System.Text.Encoding.UTF8;
+
+        public override void WriteLine(string? value) => (s_active ?? Console.Error).WriteLine(value);
+
+        public override void Write(char value) => (s_active ?? Console.Error).Write(value);
+    }
 
     /// <summary>Lines written through the live console, so they scroll above the bar instead of breaking it.</summary>
     private sealed class LineWriter(IAnsiConsole console) : TextWriter

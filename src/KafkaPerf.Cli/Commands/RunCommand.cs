@@ -137,7 +137,7 @@ internal sealed class RunCommand
         var log = quiet ? null : Console.Error;
         EmbeddedKafkaBroker? broker = null;
         // Disposed after the broker on every way out, Ctrl+C included: what is pending is exported then.
-        using var telemetry = TelemetrySetup.Start(otel, Console.Error);
+        using var telemetry = TelemetrySetup.Start(otel, LiveProgress.Lines);
         try
         {
             ClientConnection connection;
