@@ -94,6 +94,8 @@ internal sealed class ToolProcess : IDisposable
             }
         }
         _process.WaitForExit();
+        // Ctrl+C reaches the tool too (same process group) and may end it first: the run was cancelled, not failed.
+        cancellationToken.ThrowIfCancellationRequested();
         return true;
     }
 
