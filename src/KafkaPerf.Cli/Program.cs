@@ -25,7 +25,7 @@ internal static class Program
     internal static async Task<int> RunAsync(string[] args)
     {
         var builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { Args = [], DisableDefaults = false });
-        // Logs stay out of the way of the tables; --verbose will raise this once the CLI grows.
+        // Logs stay out of the way of the tables.
         builder.Logging.SetMinimumLevel(LogLevel.Warning);
         builder.Services.AddConfluentClient();
         builder.Services.AddJavaClients();

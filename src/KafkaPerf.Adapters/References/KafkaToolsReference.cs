@@ -251,7 +251,7 @@ internal sealed class KafkaToolsClient : ReferenceClient
         {
             Directory.Delete(_work, recursive: true);
         }
-        catch (IOException)
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
             // Best effort: a temp folder.
         }

@@ -80,7 +80,12 @@ internal sealed record KcatTool(string Path, string? LibraryDirectory, string Kc
     /// <summary>The variables kcat runs with: the librdkafka that confluent loads comes first on the library path.</summary>
     public IReadOnlyDictionary<string, string> Environment => LibraryDirectory is null
         ? new Dictionary<string, string>()
-        : new Dictionary<string, string> { ["LD_LIBRARY_PATH"] = LibraryDirectory };
+        : new Dictionary<string, string>
+        {
+            ["LD_LIBRARY_PATH"] = System.Environment.GetEnvironmentVariable("LD_LIBRARY_PATH") is { Length: > 0 } existing
+                ? LibraryDirectory + System.IO.Path.PathSeparator + existing
+                : LibraryDirectory,
+        };
 
     /// <exception cref="PrerequisiteException">No kcat, or it does not run.</exception>
     public static KcatTool Locate()
@@ -163,10 +168,18 @@ internal sealed class KcatClient(ClientConnection connection, KcatTool tool) : R
         long received = 0;
         var buffer = new byte[64 * 1024];
         int read;
-        while ((read = process.Output.Read(buffer)) > 0) received += read;
-        long endedAt = Stopwatch.GetTimestamp();
-        if (!process.WaitForExit(RunTimeout(context), cancellationToken))
-            return Failure(context, received, $"kcat -C did not finish within {RunTimeout(context).TotalSeconds:0} s");
+        long endedAt;
+        // kcat waits for its N records however long it takes: a stalled group join or fetch, or Ctrl+C, kills it, which
+        // ends the read below.
+        using (process.KillOn(RunTimeout(context), cancellationToken))
+        {
+            while ((read = process.Output.Read(buffer)) > 0) received += read;
+            endedAt = Stopwatch.GetTimestamp();
+            process.WaitForExit(TimeSpan.FromSeconds(30), cancellationToken);
+        }
+        cancellationToken.ThrowIfCancellationRequested();
+        if (process.TimedOut || !process.HasExited)
+            return Failure(context, received, $"kcat -C did not finish within {RunTimeout(context).TotalSeconds:0} s ({received} of {context.MessageCount} records)");
         if (process.ExitCode != 0) return Failure(context, received, $"kcat -C exited with code {process.ExitCode}: {process.ErrorTail()}");
         if (Interlocked.Read(ref assignedAt) == 0) return Failure(context, received, "kcat -C never reported its partition assignment");
         return new RunMeasurement
@@ -207,6 +220,8 @@ internal sealed class KcatClient(ClientConnection connection, KcatTool tool) : R
         // starts once it waits for input, so neither the process start nor the connection is timed.
         if (timed) WaitUntilReading(process.Id, cancellationToken);
         long started = Stopwatch.GetTimestamp();
+        // A kcat that stops reading would block the writes below: Ctrl+C or the timeout kills it, which ends them.
+        using var guard = process.KillOn(RunTimeout(context), cancellationToken);
         try
         {
             for (long left = context.MessageCount; left > 0; left -= perChunk)
@@ -220,6 +235,7 @@ internal sealed class KcatClient(ClientConnection connection, KcatTool tool) : R
         catch (IOException ex)
         {
             process.WaitForExit(TimeSpan.FromSeconds(10), cancellationToken);
+            if (process.TimedOut) return (double.NaN, $"kcat -P did not finish within {RunTimeout(context).TotalSeconds:0} s");
             return (double.NaN, $"kcat -P stopped reading its input ({ex.Message.TrimEnd('.')}): {process.ErrorTail()}");
         }
         if (!process.WaitForExit(RunTimeout(context), cancellationToken))

@@ -99,6 +99,34 @@ internal sealed class ToolProcess : IDisposable
         return true;
     }
 
+    /// <summary>Kills the tool as soon as <paramref name="cancellationToken"/> fires or <paramref name="timeout"/> passes,
+    /// so that a blocking read of its output or write to its input ends too.</summary>
+    /// <param name="timeout">The longest the tool may run from now.</param>
+    /// <param name="cancellationToken">Ctrl+C or SIGTERM.</param>
+    /// <returns>Disposing it disarms the guard.</returns>
+    public IDisposable KillOn(TimeSpan timeout, CancellationToken cancellationToken)
+    {
+        var registration = cancellationToken.Register(Kill);
+        var timer = new Timer(_ =>
+        {
+            TimedOut = true;
+            Kill();
+        }, null, timeout, Timeout.InfiniteTimeSpan);
+        return new Guard(registration, timer);
+    }
+
+    /// <summary>Whether the guard of <see cref="KillOn"/> killed the tool for taking too long.</summary>
+    public bool TimedOut { get; private set; }
+
+    private sealed class Guard(CancellationTokenRegistration registration, Timer timer) : IDisposable
+    {
+        public void Dispose()
+        {
+            registration.Dispose();
+            timer.Dispose();
+        }
+    }
+
     /// <summary>The last lines of standard error, as one line, for an error message.</summary>
     /// <returns>Up to 300 characters.</returns>
     public string ErrorTail()

@@ -257,10 +257,7 @@ internal sealed class RunCommand
         {
             // A reference whose tool is missing is left out with a warning; the clients and the other references still run.
             if (registry.TryGet(reference, out var factory) && factory.IsReference && factory.CheckAvailability() is { } missing)
-            {
-                Console.Error.WriteLine($"kafkaperf: warning: reference '{reference}' is left out: {missing}");
                 builder.Warning($"Reference '{reference}' was left out: {missing}");
-            }
             else
             {
                 builder.References(reference);
