@@ -119,18 +119,15 @@ internal sealed class KafkaToolsClient : ReferenceClient
         if (error is not null) return Produced(context, double.NaN, context.MessageCount * 2, error);
         var line = output.Split('\n').FirstOrDefault(l => l.Contains("steady state records sent", StringComparison.Ordinal));
         if (line is null || !TryRate(line, out double recordsPerSecond))
-            return Produced(context, double.NaN, context.MessageCount * 2, $"ProducerPerformance printed no steady-state line: {Tail(output)}");
+            return Produced(context, double.NaN, context.MessageCount * 2, $"ProducerPerformance printed no steady-state line: {ToolProcess.Tail(output)}");
         return Produced(context, context.MessageCount / recordsPerSecond, context.MessageCount * 2, null);
     }
 
+    protected override string? Fill(ScenarioContext context, CancellationToken cancellationToken) =>
+        ProducerPerformance(context, context.MessageCount, warmup: 0, cancellationToken).Error;
+
     protected override RunMeasurement Consume(ScenarioContext context, CancellationToken cancellationToken)
     {
-        var (_, fillError) = ProducerPerformance(context, context.MessageCount, warmup: 0, cancellationToken);
-        if (fillError is not null) return new RunMeasurement { ElapsedSeconds = double.NaN, Sent = context.MessageCount, Error = $"filling the topic before consuming: {fillError}" };
-        long inTopic = CountRecords(context.Topic);
-        if (inTopic != context.MessageCount)
-            return new RunMeasurement { ElapsedSeconds = double.NaN, Sent = context.MessageCount, Delivered = inTopic, Lost = context.MessageCount - inTopic, Error = $"filling the topic before consuming left {inTopic} of {context.MessageCount} records" };
-
         var arguments = JavaArguments("org.apache.kafka.tools.ConsumerPerformance");
         arguments.AddRange(["--bootstrap-server", Bootstrap, "--topic", context.Topic, "--group", context.GroupId,
             "--num-records", context.MessageCount.ToString(CultureInfo.InvariantCulture),
@@ -138,7 +135,7 @@ internal sealed class KafkaToolsClient : ReferenceClient
         foreach (var (key, value) in JavaSettings.Consumer(Bootstrap, context.GroupId, context.Settings).Where(p => p.Key is not ("bootstrap.servers" or "group.id")))
             arguments.AddRange(["--command-property", $"{key}={value}"]);
         var (output, error) = RunTool(arguments, context, cancellationToken);
-        if (error is not null) return Failure(context, error);
+        if (error is not null) return ConsumeFailed(context, 0, error);
         // start.time, end.time, data.consumed.in.MB, MB.sec, data.consumed.in.nMsg, nMsg.sec, rebalance.time.ms, fetch.time.ms, …
         var header = output.Split('\n').Select(l => l.Trim()).ToList();
         int at = header.FindIndex(l => l.StartsWith("start.time", StringComparison.Ordinal));
@@ -146,9 +143,9 @@ internal sealed class KafkaToolsClient : ReferenceClient
         if (fields.Length < 8
             || !long.TryParse(fields[4], NumberStyles.Integer, CultureInfo.InvariantCulture, out long consumed)
             || !double.TryParse(fields[7], NumberStyles.Float, CultureInfo.InvariantCulture, out double fetchMs))
-            return Failure(context, $"ConsumerPerformance printed no result line: {Tail(output)}");
+            return ConsumeFailed(context, 0, $"ConsumerPerformance printed no result line: {ToolProcess.Tail(output)}");
         if (consumed != context.MessageCount || output.Contains("Exiting before consuming", StringComparison.Ordinal))
-            return Failure(context, $"ConsumerPerformance consumed {consumed} of {context.MessageCount} records within its {context.StallTimeout.TotalSeconds:0} s timeout", consumed);
+            return ConsumeFailed(context, consumed, $"ConsumerPerformance consumed {consumed} of {context.MessageCount} records within its {context.StallTimeout.TotalSeconds:0} s timeout");
         return new RunMeasurement
         {
             ElapsedSeconds = fetchMs > 0 ? fetchMs / 1000 : double.NaN,
@@ -156,12 +153,6 @@ internal sealed class KafkaToolsClient : ReferenceClient
             Error = fetchMs > 0 ? null : "ConsumerPerformance reported a fetch time of 0 ms: too short to time at its millisecond resolution; use more messages",
         };
     }
-
-    private static RunMeasurement Failure(ScenarioContext context, string error, long received = 0) => new()
-    {
-        ElapsedSeconds = double.NaN, Sent = context.MessageCount, Delivered = context.MessageCount, Received = received,
-        Lost = Math.Max(0, context.MessageCount - received), Error = error,
-    };
 
     private (string Output, string? Error) ProducerPerformance(ScenarioContext context, long records, long warmup, CancellationToken cancellationToken)
     {
@@ -236,12 +227,6 @@ internal sealed class KafkaToolsClient : ReferenceClient
         if (parts.Length < 2) return false;
         var rate = parts[1].Trim().Split(' ')[0];
         return double.TryParse(rate, NumberStyles.Float, CultureInfo.InvariantCulture, out recordsPerSecond) && recordsPerSecond > 0;
-    }
-
-    private static string Tail(string output)
-    {
-        var text = output.ReplaceLineEndings(" ").Trim();
-        return text.Length <= 300 ? text : "…" + text[^300..];
     }
 
     public override async ValueTask DisposeAsync()

@@ -147,14 +147,11 @@ internal sealed class KcatClient(ClientConnection connection, KcatTool tool) : R
         return Produced(context, elapsed, context.MessageCount, error);
     }
 
+    protected override string? Fill(ScenarioContext context, CancellationToken cancellationToken) =>
+        Send(context, timed: false, cancellationToken).Error;
+
     protected override RunMeasurement Consume(ScenarioContext context, CancellationToken cancellationToken)
     {
-        var (_, fillError) = Send(context, timed: false, cancellationToken);
-        if (fillError is not null) return new RunMeasurement { ElapsedSeconds = double.NaN, Sent = context.MessageCount, Error = $"filling the topic before consuming: {fillError}" };
-        long inTopic = CountRecords(context.Topic);
-        if (inTopic != context.MessageCount)
-            return new RunMeasurement { ElapsedSeconds = double.NaN, Sent = context.MessageCount, Delivered = inTopic, Lost = context.MessageCount - inTopic, Error = $"filling the topic before consuming left {inTopic} of {context.MessageCount} records" };
-
         long assignedAt = 0;
         var arguments = new List<string> { "-C", "-b", Bootstrap, "-G", context.GroupId, "-c", context.MessageCount.ToString(CultureInfo.InvariantCulture), "-f", "x" };
         foreach (var (key, value) in ConsumerSettings(context)) arguments.AddRange(["-X", $"{key}={value}"]);
@@ -179,9 +176,9 @@ internal sealed class KcatClient(ClientConnection connection, KcatTool tool) : R
         }
         cancellationToken.ThrowIfCancellationRequested();
         if (process.TimedOut || !process.HasExited)
-            return Failure(context, received, $"kcat -C did not finish within {RunTimeout(context).TotalSeconds:0} s ({received} of {context.MessageCount} records)");
-        if (process.ExitCode != 0) return Failure(context, received, $"kcat -C exited with code {process.ExitCode}: {process.ErrorTail()}");
-        if (Interlocked.Read(ref assignedAt) == 0) return Failure(context, received, "kcat -C never reported its partition assignment");
+            return ConsumeFailed(context, received, $"kcat -C did not finish within {RunTimeout(context).TotalSeconds:0} s ({received} of {context.MessageCount} records)");
+        if (process.ExitCode != 0) return ConsumeFailed(context, received, $"kcat -C exited with code {process.ExitCode}: {process.ErrorTail()}");
+        if (Interlocked.Read(ref assignedAt) == 0) return ConsumeFailed(context, received, "kcat -C never reported its partition assignment");
         return new RunMeasurement
         {
             ElapsedSeconds = Stopwatch.GetElapsedTime(assignedAt, endedAt).TotalSeconds,
@@ -192,12 +189,6 @@ internal sealed class KcatClient(ClientConnection connection, KcatTool tool) : R
             Duplicates = Math.Max(0, received - context.MessageCount),
         };
     }
-
-    private static RunMeasurement Failure(ScenarioContext context, long received, string error) => new()
-    {
-        ElapsedSeconds = double.NaN, Sent = context.MessageCount, Delivered = context.MessageCount, Received = received,
-        Lost = Math.Max(0, context.MessageCount - received), Error = error,
-    };
 
     /// <summary>Pipes N copies of the payload into <c>kcat -P</c>; timed from the first byte written to kcat's exit, which
     /// follows the delivery of the last record.</summary>

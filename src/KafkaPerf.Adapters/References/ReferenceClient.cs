@@ -1,5 +1,3 @@
-using Confluent.Kafka;
-using Confluent.Kafka.Admin;
 using KafkaPerf.Adapters.Confluent;
 using KafkaPerf.Clients;
 using KafkaPerf.Scenarios;
@@ -7,22 +5,19 @@ using KafkaPerf.Scenarios;
 namespace KafkaPerf.Adapters.References;
 
 /// <summary>
-/// What every reference shares: topics are created and deleted through librdkafka's admin client (as for
-/// <c>confluent</c>), and what a tool says it produced is checked against the topic's offsets afterwards.
+/// What every reference shares: topics are created, deleted and counted through a <c>confluent</c> client's admin
+/// client, and what a tool says it produced is checked against the topic's offsets afterwards.
 /// </summary>
 internal abstract class ReferenceClient : IReferenceClient
 {
-    private static readonly TimeSpan AdminTimeout = TimeSpan.FromSeconds(30);
-    private readonly IBenchClient _topics;
-    private readonly IAdminClient _admin;
+    private readonly ConfluentClient _topics;
 
     protected ReferenceClient(ClientConnection connection)
     {
         ArgumentNullException.ThrowIfNull(connection);
         Bootstrap = connection.BootstrapServers
             ?? throw new ArgumentException("A reference tool needs bootstrap servers.", nameof(connection));
-        _topics = new ConfluentClientFactory().Create(connection);
-        _admin = new AdminClientBuilder(ConfluentSettings.Admin(Bootstrap)).Build();
+        _topics = new ConfluentClient(connection, ConfluentNativeLibrary.EnsureLoaded(), new ConfluentClientOptions());
     }
 
     /// <summary>The cluster's bootstrap servers.</summary>
@@ -52,7 +47,7 @@ internal abstract class ReferenceClient : IReferenceClient
         return scenario switch
         {
             ScenarioKind.Produce => Produce(context, cancellationToken),
-            ScenarioKind.Consume => Consume(context, cancellationToken),
+            ScenarioKind.Consume => Filled(context, Fill(context, cancellationToken)) ?? Consume(context, cancellationToken),
             _ => new RunMeasurement { ElapsedSeconds = double.NaN, Error = $"'{Name}' runs produce and consume only, not {scenario}." },
         };
     }
@@ -60,24 +55,39 @@ internal abstract class ReferenceClient : IReferenceClient
     /// <summary>One timed produce run of the tool.</summary>
     protected abstract RunMeasurement Produce(ScenarioContext context, CancellationToken cancellationToken);
 
-    /// <summary>One timed consume run of the tool, after an untimed fill.</summary>
+    /// <summary>Fills the run's topic with N records for a consume run, untimed, with the tool's own producer.</summary>
+    /// <returns>Why the fill failed; <see langword="null"/> when the tool reported success.</returns>
+    protected abstract string? Fill(ScenarioContext context, CancellationToken cancellationToken);
+
+    /// <summary>One timed consume run of the tool, on a topic that holds the N records.</summary>
     protected abstract RunMeasurement Consume(ScenarioContext context, CancellationToken cancellationToken);
+
+    /// <summary>A consume run that failed after the fill; what arrived is counted, the rest is lost.</summary>
+    protected static RunMeasurement ConsumeFailed(ScenarioContext context, long received, string error) => new()
+    {
+        ElapsedSeconds = double.NaN, Sent = context.MessageCount, Delivered = context.MessageCount, Received = received,
+        Lost = Math.Max(0, context.MessageCount - received), Error = error,
+    };
+
+    /// <summary>The failed measurement when the fill did not leave exactly N records in the topic; else <see langword="null"/>.</summary>
+    private RunMeasurement? Filled(ScenarioContext context, string? fillError)
+    {
+        if (fillError is not null)
+            return new RunMeasurement { ElapsedSeconds = double.NaN, Sent = context.MessageCount, Error = $"filling the topic before consuming: {fillError}" };
+        long inTopic = CountRecords(context.Topic);
+        return inTopic == context.MessageCount ? null : new RunMeasurement
+        {
+            ElapsedSeconds = double.NaN, Sent = context.MessageCount, Delivered = inTopic, Lost = context.MessageCount - inTopic,
+            Error = $"filling the topic before consuming left {inTopic} of {context.MessageCount} records",
+        };
+    }
 
     /// <summary>How long a tool may take at most: generous, for a tool that reports no progress while it works.</summary>
     protected static TimeSpan RunTimeout(ScenarioContext context, int factor = 1) =>
         context.StallTimeout + TimeSpan.FromSeconds(factor * (context.MessageCount * (context.Payload.Length + 64.0) / 20e6));
 
-    /// <summary>Records in a topic: the sum of its partitions' end offsets (the topic is new, so they start at 0).</summary>
-    protected long CountRecords(string topic)
-    {
-        var metadata = _admin.GetMetadata(topic, AdminTimeout);
-        var partitions = metadata.Topics.Single(t => t.Topic == topic).Partitions.Select(p => new TopicPartitionOffsetSpec
-        {
-            TopicPartition = new TopicPartition(topic, p.PartitionId), OffsetSpec = OffsetSpec.Latest(),
-        });
-        var offsets = _admin.ListOffsetsAsync(partitions, new ListOffsetsOptions { RequestTimeout = AdminTimeout }).GetAwaiter().GetResult();
-        return offsets.ResultInfos.Sum(r => r.TopicPartitionOffsetError.Offset.Value);
-    }
+    /// <summary>Records in a topic, from its end offsets.</summary>
+    protected long CountRecords(string topic) => _topics.CountRecords(topic);
 
     /// <summary>A produce run's measurement, after checking the topic holds what the tool says it sent.</summary>
     protected RunMeasurement Produced(ScenarioContext context, double elapsedSeconds, long expectedInTopic, string? error)
@@ -95,9 +105,5 @@ internal abstract class ReferenceClient : IReferenceClient
         };
     }
 
-    public virtual async ValueTask DisposeAsync()
-    {
-        _admin.Dispose();
-        await _topics.DisposeAsync().ConfigureAwait(false);
-    }
+    public virtual ValueTask DisposeAsync() => _topics.DisposeAsync();
 }

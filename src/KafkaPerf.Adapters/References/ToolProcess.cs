@@ -129,9 +129,15 @@ internal sealed class ToolProcess : IDisposable
 
     /// <summary>The last lines of standard error, as one line, for an error message.</summary>
     /// <returns>Up to 300 characters.</returns>
-    public string ErrorTail()
+    public string ErrorTail() => Tail(Errors);
+
+    /// <summary>The end of a tool's output as one line, for an error message.</summary>
+    /// <param name="output">What the tool wrote.</param>
+    /// <returns>Up to 300 characters.</returns>
+    public static string Tail(string output)
     {
-        var text = Errors.ReplaceLineEndings(" ").Trim();
+        ArgumentNullException.ThrowIfNull(output);
+        var text = output.ReplaceLineEndings(" ").Trim();
         return text.Length <= 300 ? text : "…" + text[^300..];
     }
 
