@@ -1,17 +1,13 @@
 #!/usr/bin/env bash
-# Installs what KafkaPerf needs beyond the .NET 10 SDK, each only when missing (idempotent), then builds or
-# fetches the two native/JVM pieces the project runs on:
+# Installs what KafkaPerf needs beyond the .NET 10 SDK, each only when missing (idempotent), then fetches Kafka's jars:
 #  - a JDK 17+ (java for the embedded broker, javac/jar to build the small Java launcher at build time)
 #  - Maven, which fetches Apache Kafka's jars (eng/fetch-kafka.sh -> artifacts/kafka/libs)
-#  - npm, a C toolchain and the headers librdkafka builds against (eng/build-librdkafka.sh ->
-#    artifacts/librdkafka/2.15.1, the librdkafka that Confluent.Kafka 2.15.1 is built for)
 #  - kcat, librdkafka's command-line client, the native reference in benchmarks
 #  - chromium, in which a test renders the HTML report headless to check its charts
+# librdkafka itself comes from NuGet (librdkafka.redist, through Confluent.Kafka), as for any Confluent.Kafka user.
 # Debian/Ubuntu get the OS packages through apt-get (root or sudo); elsewhere it names what to install.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-
-have_header() { [ -f "/usr/include/$1" ] || [ -f "/usr/include/x86_64-linux-gnu/$1" ] || [ -f "/usr/include/aarch64-linux-gnu/$1" ]; }
 
 need=()
 if ! command -v javac >/dev/null 2>&1 && [ ! -x "${JAVA_HOME:-/nonexistent}/bin/javac" ]; then
@@ -19,15 +15,6 @@ if ! command -v javac >/dev/null 2>&1 && [ ! -x "${JAVA_HOME:-/nonexistent}/bin/
   if command -v apt-cache >/dev/null 2>&1 && ! apt-cache show openjdk-17-jdk-headless >/dev/null 2>&1; then need+=(default-jdk-headless); else need+=(openjdk-17-jdk-headless); fi
 fi
 if [ -z "${KAFKAPERF_KAFKA_HOME:-}" ] && ! command -v mvn >/dev/null 2>&1; then need+=(maven); fi
-if [ -z "${KAFKAPERF_LIBRDKAFKA:-}" ] && [ "$(uname -s)" = "Linux" ]; then
-  command -v npm >/dev/null 2>&1 || need+=(npm)
-  command -v cc >/dev/null 2>&1 || need+=(gcc)
-  command -v make >/dev/null 2>&1 || need+=(make)
-  have_header openssl/ssl.h || need+=(libssl-dev)
-  have_header zlib.h || need+=(zlib1g-dev)
-  have_header zstd.h || need+=(libzstd-dev)
-  have_header lz4.h || need+=(liblz4-dev)
-fi
 command -v kcat >/dev/null 2>&1 || need+=(kcat)
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 
@@ -43,5 +30,4 @@ if [ ${#need[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 fi
 
-if [ -z "${KAFKAPERF_LIBRDKAFKA:-}" ]; then "$root/eng/build-librdkafka.sh"; fi
 "$root/eng/fetch-kafka.sh"

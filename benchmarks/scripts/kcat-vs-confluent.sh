@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # confluent (Confluent.Kafka through KafkaPerf) against kcat (librdkafka's own CLI, no .NET), side by side:
-# the same embedded broker, the same librdkafka build (kcat through LD_LIBRARY_PATH), the same settings, N rounds
+# the same embedded broker, the same librdkafka file (kcat through LD_PRELOAD), the same settings, N rounds
 # (default 5) that alternate which goes first (A B, B A, ...). Each round, per side: produce N_MSG records of
 # 100 B to a fresh one-partition topic, then consume them all.
 #
@@ -19,7 +19,7 @@ size=100
 settings=(acks=1 linger.ms=100 batch.size=1000000)
 cli="$root/src/KafkaPerf.Cli/bin/Release/net10.0/dotnet-kafkaperf.dll"
 libs="$root/src/KafkaPerf.Cli/bin/Release/net10.0/kafka/libs"
-rdkafka="$root/src/KafkaPerf.Cli/bin/Release/net10.0/librdkafka"
+native="$root/src/KafkaPerf.Cli/bin/Release/net10.0/runtimes/linux-x64/native"
 command -v kcat >/dev/null || { echo "kcat-vs-confluent: kcat is missing (Debian/Ubuntu: apt-get install kcat)" >&2; exit 2; }
 dotnet build "$root/src/KafkaPerf.Cli" -c Release -v q -nologo >/dev/null
 
@@ -40,7 +40,13 @@ head -1 "$work/records.txt" >"$work/one.txt"
 
 kx=(); for s in "${settings[@]}"; do kx+=(-X "$s"); done
 TIMEFORMAT='%U %S'
-export LD_LIBRARY_PATH="$rdkafka${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# The file Confluent.Kafka's loader takes from librdkafka.redist: the first of its linux-x64 files whose libraries
+# all resolve here (on Debian 12 centos8-librdkafka.so, since librdkafka.so needs libsasl2.so.3). Its soname is
+# librdkafka.so.1, so preloading it makes kcat run on it instead of the system's librdkafka.
+for candidate in librdkafka.so centos8-librdkafka.so alpine-librdkafka.so; do
+  if [ -f "$native/$candidate" ] && ! ldd "$native/$candidate" | grep -q 'not found'; then rdkafka="$native/$candidate"; break; fi
+done
+export LD_PRELOAD="$rdkafka"
 kcat_version=$(kcat -V 2>&1 | grep -o 'librdkafka [0-9][0-9.]*' | head -1 || true)
 
 create_topic() { java -cp "$libs/*" org.apache.kafka.tools.TopicCommand --bootstrap-server "$bootstrap" --create --topic "$1" --partitions 1 --replication-factor 1 >/dev/null 2>&1; }

@@ -73,10 +73,10 @@ public class CliTests
         var (exit, stdout, _) = await RunAsync("clients");
 
         Assert.Equal(0, exit);
-        Assert.Contains("library: Confluent.Kafka 2.15.1, librdkafka 2.15.1", stdout, StringComparison.Ordinal);
+        Assert.Contains("library: Confluent.Kafka 2.16.0, librdkafka 2.16.0 (librdkafka.redist: ", stdout, StringComparison.Ordinal);
         Assert.Contains("library: Apache Kafka client 4.3.1", stdout, StringComparison.Ordinal);
         Assert.Contains("capabilities: Prefetch, DeliveryLatency", stdout, StringComparison.Ordinal);
-        Assert.Contains("library: kcat 1.7.1, librdkafka 2.15.1", stdout, StringComparison.Ordinal);
+        Assert.Contains("library: kcat 1.7.1, librdkafka 2.16.0", stdout, StringComparison.Ordinal);
         Assert.Contains("library: Apache Kafka tools 4.3.1", stdout, StringComparison.Ordinal);
         Assert.True(stdout.IndexOf("Reference tools", StringComparison.Ordinal) > stdout.IndexOf("java-batched", StringComparison.Ordinal));
         Assert.Equal(6, stdout.Split('\n').Count(l => l.Trim() == "ready"));
@@ -362,7 +362,7 @@ public class CliTests
 
         Assert.Equal(0, exit);
         Assert.Contains("inmemory", stdout, StringComparison.Ordinal);
-        Assert.Contains("confluent    needs a broker  Confluent.Kafka 2.15.1", stdout, StringComparison.Ordinal);
+        Assert.Contains("confluent    needs a broker  Confluent.Kafka 2.16.0", stdout, StringComparison.Ordinal);
         Assert.DoesNotContain("cannot run here", stdout, StringComparison.Ordinal);
     }
 }

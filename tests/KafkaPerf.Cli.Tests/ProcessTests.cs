@@ -218,7 +218,7 @@ public partial class ProcessTests
             Assert.Contains("| consume | defaults | java | 2 000 | 100 | 1 | 0 |", stdout, StringComparison.Ordinal);
             Assert.Contains("| roundtrip | defaults | java | 2 000 | 100 | 1 | 0 |", stdout, StringComparison.Ordinal);
             Assert.Contains("Apache Kafka client 4.3.1", stdout, StringComparison.Ordinal);
-            Assert.Contains("librdkafka 2.15.1 (KafkaPerf's build", stdout, StringComparison.Ordinal);
+            Assert.Contains("librdkafka: 2.16.0 (librdkafka.redist)", stdout, StringComparison.Ordinal);
             Assert.Contains("(Kafka 4.3.1, embedded KRaft broker", stdout, StringComparison.Ordinal);
             Assert.Equal(["csv", "html", "json", "md"], output.GetFiles().Select(f => f.Extension.TrimStart('.')).Where(e => e != "svg").Order());
             Assert.Single(output.GetFiles("*-throughput-produce.svg"));

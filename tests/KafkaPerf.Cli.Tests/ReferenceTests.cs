@@ -50,7 +50,12 @@ public class ReferenceTests
             var root = json.RootElement;
             Assert.Equal(["kcat", "kafka-tools"], root.GetProperty("plan").GetProperty("references").EnumerateArray().Select(e => e.GetString()));
             var clients = root.GetProperty("clients").EnumerateArray().ToDictionary(c => c.GetProperty("name").GetString()!);
-            Assert.Contains("librdkafka 2.15.1", clients["kcat"].GetProperty("libraryVersion").GetString(), StringComparison.Ordinal);
+            Assert.Contains("librdkafka 2.16.0", clients["kcat"].GetProperty("libraryVersion").GetString(), StringComparison.Ordinal);
+            // kcat ran on the very file confluent loaded (librdkafka.redist's), and both record it with its features.
+            var confluentFile = clients["confluent"].GetProperty("details").GetProperty("librdkafka.file").GetString();
+            Assert.EndsWith("librdkafka.so", confluentFile, StringComparison.Ordinal);
+            Assert.Equal(confluentFile, clients["kcat"].GetProperty("details").GetProperty("librdkafka.file").GetString());
+            Assert.Contains("sasl_scram", clients["kcat"].GetProperty("details").GetProperty("librdkafka.features").GetString(), StringComparison.Ordinal);
             Assert.Contains("4.3.1", clients["kafka-tools"].GetProperty("libraryVersion").GetString(), StringComparison.Ordinal);
             Assert.Equal(4, root.GetProperty("comparisons").EnumerateArray().Count(c => c.GetProperty("candidate").GetString() is "kcat" or "kafka-tools"));
 

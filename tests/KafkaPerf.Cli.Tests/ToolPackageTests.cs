@@ -3,7 +3,7 @@ using KafkaPerf.Tests.Shared;
 namespace KafkaPerf.Cli.Tests;
 
 /// <summary>The global tool as users get it: packed, installed from a local folder, run on its own (embedded broker,
-/// Kafka's jars and librdkafka from inside the package).</summary>
+/// Kafka's jars and librdkafka.redist's native files from inside the package).</summary>
 public class ToolPackageTests
 {
     [Fact]
@@ -24,7 +24,10 @@ public class ToolPackageTests
             {
                 Assert.Contains(zip.Entries, e => e.FullName.EndsWith("kafka/libs/kafka-clients-4.3.1.jar", StringComparison.Ordinal));
                 Assert.Contains(zip.Entries, e => e.FullName.EndsWith("kafka/kafkaperf-java.jar", StringComparison.Ordinal));
-                Assert.Contains(zip.Entries, e => e.FullName.EndsWith("librdkafka/librdkafka.so.1", StringComparison.Ordinal));
+                // librdkafka.redist's native files for the runtimes the tool supports, and no others.
+                Assert.Contains(zip.Entries, e => e.FullName.EndsWith("runtimes/linux-x64/native/centos8-librdkafka.so", StringComparison.Ordinal));
+                Assert.Contains(zip.Entries, e => e.FullName.EndsWith("runtimes/linux-arm64/native/librdkafka.so", StringComparison.Ordinal));
+                Assert.DoesNotContain(zip.Entries, e => e.FullName.Contains("/runtimes/win-", StringComparison.Ordinal));
                 Assert.Contains(zip.Entries, e => e.FullName == "README.md");
             }
 

@@ -34,11 +34,9 @@ internal sealed class ConfluentClient : IBenchClient
             _admin.Dispose();
             throw;
         }
-        Details = new Dictionary<string, string>(StringComparer.Ordinal)
-        {
-            ["Confluent.Kafka"] = ConfluentNativeLibrary.ManagedVersion,
-            ["librdkafka"] = binding.Describe(),
-        };
+        var details = new Dictionary<string, string>(StringComparer.Ordinal) { ["Confluent.Kafka"] = ConfluentNativeLibrary.ManagedVersion };
+        foreach (var (key, value) in binding.DetailEntries()) details[key] = value;
+        Details = details;
         Warnings = binding.Warning is { } warning ? [warning] : [];
     }
 

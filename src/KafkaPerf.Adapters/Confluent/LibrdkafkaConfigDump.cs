@@ -53,6 +53,32 @@ internal static unsafe class LibrdkafkaConfigDump
         return result;
     }
 
+    /// <summary>librdkafka's <c>builtin.features</c> (codecs, SASL mechanisms, TLS, …) as the library reports them.</summary>
+    /// <param name="library">The loaded library's handle.</param>
+    /// <returns>The comma-separated list; empty when it cannot be read.</returns>
+    public static string BuiltinFeatures(IntPtr library)
+    {
+        if (library == IntPtr.Zero || !NativeLibrary.TryGetExport(library, "rd_kafka_conf_get", out var get)) return string.Empty;
+        var api = new Api(library);
+        var conf = api.ConfNew();
+        try
+        {
+            var name = "builtin.features\0"u8;
+            nuint size = 1024;
+            var buffer = stackalloc byte[(int)size];
+            fixed (byte* key = name)
+            {
+                return ((delegate* unmanaged[Cdecl]<IntPtr, byte*, byte*, nuint*, int>)get)(conf, key, buffer, &size) == ConfOk
+                    ? Marshal.PtrToStringUTF8((IntPtr)buffer) ?? string.Empty
+                    : string.Empty;
+            }
+        }
+        finally
+        {
+            api.ConfDestroy(conf);
+        }
+    }
+
     /// <summary>Checks that librdkafka accepts every setting, without creating a client.</summary>
     /// <param name="binding">The loaded library.</param>
     /// <param name="settings">The settings; <c>dotnet.*</c> keys are Confluent.Kafka's and are not checked here.</param>

@@ -1,17 +1,15 @@
 namespace KafkaPerf.Adapters.Confluent;
 
-/// <summary>Where the librdkafka in use came from, in the order they are tried.</summary>
+/// <summary>Where the librdkafka in use came from.</summary>
 public enum LibrdkafkaOrigin
 {
     /// <summary>The file named by <c>KAFKAPERF_LIBRDKAFKA</c>.</summary>
     Variable,
 
-    /// <summary>The project's own build of the version Confluent.Kafka is built for (<c>eng/build-librdkafka.sh</c>).</summary>
-    ProjectBuild,
-
-    /// <summary>The native asset of the <c>librdkafka.redist</c> package, where a package source has it.</summary>
+    /// <summary>The native file of the <c>librdkafka.redist</c> package, which Confluent.Kafka's own loader chose: what
+    /// its users run.</summary>
     Redist,
 
-    /// <summary>The operating system's library (e.g. Debian's <c>librdkafka1</c>), usually older than expected.</summary>
+    /// <summary>A library the loader found elsewhere (e.g. the operating system's), when the package's could not load.</summary>
     OperatingSystem,
 }

@@ -8,7 +8,7 @@ using KafkaPerf.Scenarios;
 namespace KafkaPerf.Adapters.References;
 
 /// <summary>
-/// <c>kcat</c>, the native reference: librdkafka without .NET, run against the same librdkafka build that
+/// <c>kcat</c>, the native reference: librdkafka without .NET, run on the same librdkafka file that
 /// <c>confluent</c> loads. Produce pipes the payloads into <c>kcat -P</c>; consume reads with <c>kcat -C -G</c>.
 /// </summary>
 public sealed class KcatReferenceFactory : IBenchClientFactory
@@ -71,20 +71,28 @@ public sealed class KcatReferenceFactory : IBenchClientFactory
 }
 
 /// <summary>A located kcat and the librdkafka it runs on.</summary>
-internal sealed record KcatTool(string Path, string? LibraryDirectory, string KcatVersion, string LibrdkafkaVersion)
+/// <param name="Path">The kcat executable.</param>
+/// <param name="LibraryFile">The librdkafka file confluent loaded, which kcat is made to run on; <see langword="null"/> when
+/// kcat runs on the system's librdkafka.</param>
+/// <param name="KcatVersion">kcat's version.</param>
+/// <param name="LibrdkafkaVersion">The librdkafka version kcat reports (so the file really ran).</param>
+/// <param name="Features">librdkafka's builtin features, as kcat reports them.</param>
+internal sealed record KcatTool(string Path, string? LibraryFile, string KcatVersion, string LibrdkafkaVersion, string Features)
 {
     private static (string? Variable, KcatTool Tool)? s_located;
 
     public string Describe() => $"kcat {KcatVersion}, librdkafka {LibrdkafkaVersion}";
 
-    /// <summary>The variables kcat runs with: the librdkafka that confluent loads comes first on the library path.</summary>
-    public IReadOnlyDictionary<string, string> Environment => LibraryDirectory is null
+    /// <summary>The variables kcat runs with. The librdkafka file that confluent loads is preloaded: its soname is
+    /// <c>librdkafka.so.1</c>, so the dynamic loader satisfies kcat's dependency with it instead of the system's, whatever
+    /// the file is called (the redist's is <c>centos8-librdkafka.so</c>), with no link or folder to create.</summary>
+    public IReadOnlyDictionary<string, string> Environment => LibraryFile is null
         ? new Dictionary<string, string>()
         : new Dictionary<string, string>
         {
-            ["LD_LIBRARY_PATH"] = System.Environment.GetEnvironmentVariable("LD_LIBRARY_PATH") is { Length: > 0 } existing
-                ? LibraryDirectory + System.IO.Path.PathSeparator + existing
-                : LibraryDirectory,
+            ["LD_PRELOAD"] = System.Environment.GetEnvironmentVariable("LD_PRELOAD") is { Length: > 0 } existing
+                ? LibraryFile + " " + existing
+                : LibraryFile,
         };
 
     /// <exception cref="PrerequisiteException">No kcat, or it does not run.</exception>
@@ -97,24 +105,25 @@ internal sealed record KcatTool(string Path, string? LibraryDirectory, string Kc
             ? File.Exists(named) ? named : throw new PrerequisiteException($"{KcatReferenceFactory.PathVariable} is '{named}', which does not exist: point it at a kcat executable or unset it.")
             : FindOnPath("kcat") ?? FindOnPath("kafkacat")
               ?? throw new PrerequisiteException("kcat is not on PATH: install it (apt-get install kcat) or set KAFKAPERF_KCAT; the other references and clients run without it.");
-        string? libraries = null;
+        string? library = null;
         try
         {
-            // The same librdkafka as confluent, so that the row differs from confluent's by .NET alone.
+            // The same librdkafka file as confluent, so that the row differs from confluent's by .NET alone. LD_PRELOAD
+            // splits its list on spaces and colons: a path holding either cannot be preloaded.
             var binding = ConfluentNativeLibrary.EnsureLoaded();
-            if (System.IO.Path.GetFileName(binding.Path) == "librdkafka.so.1") libraries = System.IO.Path.GetDirectoryName(binding.Path);
+            if (OperatingSystem.IsLinux() && !binding.Path.Any(c => c is ' ' or ':')) library = binding.Path;
         }
         catch (PrerequisiteException)
         {
             // kcat then runs on the system's librdkafka, which -V reports.
         }
-        var tool = new KcatTool(path, libraries, "?", "?");
+        var tool = new KcatTool(path, library, "?", "?", string.Empty);
         using var process = ToolProcess.Start(path, ["-V"], tool.Environment);
         var output = new StreamReader(process.Output).ReadToEnd();
         if (!process.WaitForExit(TimeSpan.FromSeconds(10), CancellationToken.None) || process.ExitCode != 0)
             throw new PrerequisiteException($"'{path} -V' failed ({process.ErrorTail()}): reinstall kcat or set KAFKAPERF_KCAT.");
         string Word(string after) => output.Split(after, 2) is [_, var rest] ? rest.Split(' ', '\n', ')')[0].Trim() : "?";
-        tool = tool with { KcatVersion = Word("Version "), LibrdkafkaVersion = Word("librdkafka ") };
+        tool = tool with { KcatVersion = Word("Version "), LibrdkafkaVersion = Word("librdkafka "), Features = Word("builtin.features=") };
         s_located = (named, tool);
         return tool;
     }
@@ -136,7 +145,9 @@ internal sealed class KcatClient(ClientConnection connection, KcatTool tool) : R
     public override IReadOnlyDictionary<string, string> Details { get; } = new Dictionary<string, string>(StringComparer.Ordinal)
     {
         ["kcat"] = $"{tool.KcatVersion} ({tool.Path})",
-        ["librdkafka"] = tool.LibraryDirectory is null ? $"{tool.LibrdkafkaVersion} (the system's)" : $"{tool.LibrdkafkaVersion} ({tool.LibraryDirectory})",
+        ["librdkafka"] = tool.LibraryFile is null ? $"{tool.LibrdkafkaVersion} (the system's)" : $"{tool.LibrdkafkaVersion} (confluent's, preloaded)",
+        ["librdkafka.file"] = tool.LibraryFile ?? "the system's",
+        ["librdkafka.features"] = tool.Features,
         ["timing"] = "produce: first byte piped into kcat -P to its exit after the last delivery; consume: group assignment to the end of kcat -C's output",
         ["keys"] = "none (values only)",
     };

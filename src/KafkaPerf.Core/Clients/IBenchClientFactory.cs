@@ -10,7 +10,7 @@ public interface IBenchClientFactory
     string Description { get; }
 
     /// <summary>The library and version this client runs, when known without starting it (for <c>kafkaperf clients</c>).</summary>
-    /// <returns>E.g. <c>Confluent.Kafka 2.15.1, librdkafka 2.15.1</c>; <see langword="null"/> when it cannot be told here.</returns>
+    /// <returns>E.g. <c>Confluent.Kafka 2.16.0, librdkafka 2.16.0</c>; <see langword="null"/> when it cannot be told here.</returns>
     string? DescribeLibrary() => null;
 
     /// <summary>What the client can do beyond the minimum (the same as its clients' <see cref="IBenchClient.Capabilities"/>).</summary>

@@ -81,8 +81,10 @@ public class ConfluentClientTests(BrokerFixture fixture)
         Assert.All(result.Runs.Where(r => r.Scenario != ScenarioKind.Produce), r => Assert.Equal(2_000, r.Received));
         Assert.All(result.Cells, c => Assert.Equal(3, c.Runs));
         var info = Assert.Single(result.Clients);
-        Assert.Contains("librdkafka 2.15.1", info.LibraryVersion, StringComparison.Ordinal);
-        Assert.StartsWith("librdkafka 2.15.1 (KafkaPerf's build", info.Details!["librdkafka"], StringComparison.Ordinal);
+        Assert.Contains("librdkafka 2.16.0", info.LibraryVersion, StringComparison.Ordinal);
+        Assert.Equal("2.16.0 (librdkafka.redist)", info.Details!["librdkafka"]);
+        Assert.Equal(ConfluentNativeLibrary.EnsureLoaded().Path, info.Details["librdkafka.file"]);
+        Assert.Contains("lz4", info.Details["librdkafka.features"], StringComparison.Ordinal);
         Assert.DoesNotContain(result.Warnings, w => w.Contains("librdkafka", StringComparison.Ordinal));
         Assert.Equal("4.3.1", result.Environment.BrokerVersion);
         Assert.NotNull(info.ProducerConfig);

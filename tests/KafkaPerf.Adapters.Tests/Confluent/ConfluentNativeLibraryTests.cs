@@ -5,15 +5,20 @@ namespace KafkaPerf.Adapters.Tests.Confluent;
 public class ConfluentNativeLibraryTests
 {
     [Fact]
-    public void EnsureLoaded_ProjectBuild_IsTheVersionConfluentKafkaExpects()
+    public void EnsureLoaded_Default_IsTheRedistFileConfluentKafkaChose()
     {
         var binding = ConfluentNativeLibrary.EnsureLoaded();
 
-        Assert.Equal("2.15.1", binding.Version);
-        Assert.Equal(LibrdkafkaOrigin.ProjectBuild, binding.Origin);
+        Assert.Equal("2.16.0", binding.Version);
+        Assert.Equal(LibrdkafkaOrigin.Redist, binding.Origin);
+        // The file Confluent.Kafka's own loader took from the package's linux-x64 folder (centos8-librdkafka.so on Debian 12).
+        Assert.Matches(@"/runtimes/linux-(x64|arm64)/native/[a-z0-9]*-?librdkafka\.so$", binding.Path);
+        Assert.True(File.Exists(binding.Path), binding.Path);
+        Assert.Contains("ssl", binding.Features.Split(','));
+        Assert.Contains("zstd", binding.Features.Split(','));
         Assert.True(binding.IsExpectedVersion);
         Assert.Null(binding.Warning);
-        Assert.Equal("2.15.1", ConfluentNativeLibrary.ManagedVersion);
+        Assert.Equal("2.16.0", ConfluentNativeLibrary.ManagedVersion);
         Assert.Same(binding, ConfluentNativeLibrary.EnsureLoaded());
     }
 
@@ -21,16 +26,17 @@ public class ConfluentNativeLibraryTests
     [InlineData("2.0.2", false)]
     [InlineData("2.14.9", false)]
     [InlineData("1.9.2", false)]
-    [InlineData("2.15.0", true)]
-    [InlineData("2.15.1", true)]
+    [InlineData("2.15.1", false)]
     [InlineData("2.16.0", true)]
+    [InlineData("2.16.3", true)]
+    [InlineData("2.17.0", true)]
     [InlineData("3.0.0", true)]
     public void TooOld_Version_RefusesOnlyOlderThanTheExpectedMinor(string version, bool usable)
     {
         var reason = ConfluentNativeLibrary.TooOld(version);
 
         Assert.Equal(usable, reason is null);
-        if (reason is not null) Assert.Contains("eng/build-librdkafka.sh", reason, StringComparison.Ordinal);
+        if (reason is not null) Assert.Contains("KAFKAPERF_LIBRDKAFKA", reason, StringComparison.Ordinal);
     }
 
     [Fact]
