@@ -4,6 +4,7 @@ using KafkaPerf.Adapters.Confluent;
 using KafkaPerf.Adapters.Java;
 using KafkaPerf.Adapters.References;
 using KafkaPerf.Cli.Commands;
+using KafkaPerf.Cli.Telemetry;
 using KafkaPerf.Clients;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
@@ -31,6 +32,7 @@ internal static class Program
         builder.Services.AddJavaClients();
         builder.Services.AddInMemoryClient();
         builder.Services.AddReferenceTools();
+        builder.Services.AddKafkaPerfTelemetry();
         builder.Services.AddTransient<RunCommand>();
         builder.Services.AddTransient<ClientsCommand>();
         builder.Services.AddTransient<BrokerCommand>();

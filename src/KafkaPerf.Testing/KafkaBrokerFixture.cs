@@ -7,11 +7,11 @@ using Xunit;
 namespace KafkaPerf.Testing;
 
 /// <summary>
-/// A Kafka broker for a test collection (xUnit v2 <c>ICollectionFixture</c> or <c>IClassFixture</c>): KafkaPerf's
+/// A Kafka broker for a test collection or class (xUnit v3 <c>ICollectionFixture</c> or <c>IClassFixture</c>): KafkaPerf's
 /// embedded broker, started once, or the existing cluster named by <c>KAFKAPERF_BOOTSTRAP</c>.
 /// </summary>
-/// <remarks>Testcontainers is not used: its Docker client packages cannot be restored from this project's package
-/// source, and the embedded broker needs only Java.</remarks>
+/// <remarks>Starting the broker and every run honour the test context's cancellation (the runner's timeout, an
+/// aborted test run), so a cancelled test run does not wait for a benchmark to end.</remarks>
 public class KafkaBrokerFixture : IAsyncLifetime
 {
     /// <summary>The variable naming an existing cluster (<c>host:port,…</c>) to use instead of the embedded broker.</summary>
@@ -26,7 +26,7 @@ public class KafkaBrokerFixture : IAsyncLifetime
     protected virtual EmbeddedKafkaBrokerOptions BrokerOptions => new() { HeapMegabytes = 512 };
 
     /// <inheritdoc />
-    public async Task InitializeAsync()
+    public virtual async ValueTask InitializeAsync()
     {
         var bootstrap = Environment.GetEnvironmentVariable(BootstrapVariable);
         if (!string.IsNullOrWhiteSpace(bootstrap))
@@ -34,21 +34,23 @@ public class KafkaBrokerFixture : IAsyncLifetime
             Connection = new ClientConnection(bootstrap) { BrokerDescription = $"external ({BootstrapVariable})" };
             return;
         }
-        _broker = await EmbeddedKafkaBroker.StartAsync(BrokerOptions);
+        _broker = await EmbeddedKafkaBroker.StartAsync(BrokerOptions, TestContext.Current.CancellationToken);
         Connection = new ClientConnection(_broker.BootstrapServers, _broker.KafkaVersion) { BrokerDescription = "embedded", BrokerProbe = _broker.Probe };
     }
 
     /// <summary>Runs a plan with these clients against the fixture's broker.</summary>
     /// <param name="plan">The plan (e.g. from <see cref="BenchmarkPlanBuilder"/>).</param>
     /// <param name="clients">The clients the plan names.</param>
-    /// <param name="cancellationToken">Stops the runs.</param>
+    /// <param name="cancellationToken">Stops the runs; the test context's token when omitted.</param>
     /// <returns>The result, for <see cref="PerformanceAssert"/>.</returns>
     public Task<BenchmarkResult> RunAsync(BenchmarkPlan plan, IEnumerable<IBenchClientFactory> clients, CancellationToken cancellationToken = default) =>
-        new BenchmarkRunner(new ClientRegistry(clients), Connection).RunAsync(plan, cancellationToken: cancellationToken).AsTask();
+        new BenchmarkRunner(new ClientRegistry(clients), Connection)
+            .RunAsync(plan, cancellationToken: cancellationToken.CanBeCanceled ? cancellationToken : TestContext.Current.CancellationToken).AsTask();
 
     /// <inheritdoc />
-    public async Task DisposeAsync()
+    public virtual async ValueTask DisposeAsync()
     {
         if (_broker is not null) await _broker.DisposeAsync();
+        GC.SuppressFinalize(this);
     }
 }

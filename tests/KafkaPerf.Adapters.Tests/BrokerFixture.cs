@@ -9,10 +9,10 @@ public sealed class BrokerFixture : IAsyncLifetime
 
     public EmbeddedKafkaBroker Broker => _broker ?? throw new InvalidOperationException("The broker has not started.");
 
-    public async Task InitializeAsync() =>
-        _broker = await EmbeddedKafkaBroker.StartAsync(new EmbeddedKafkaBrokerOptions { HeapMegabytes = 512 });
+    public async ValueTask InitializeAsync() =>
+        _broker = await EmbeddedKafkaBroker.StartAsync(new EmbeddedKafkaBrokerOptions { HeapMegabytes = 512 }, TestContext.Current.CancellationToken);
 
-    public async Task DisposeAsync()
+    public async ValueTask DisposeAsync()
     {
         if (_broker is not null) await _broker.DisposeAsync();
     }

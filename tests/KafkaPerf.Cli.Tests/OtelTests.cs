@@ -7,12 +7,12 @@ namespace KafkaPerf.Cli.Tests;
 public class OtelTests
 {
     [Fact]
-    public async Task Run_OtelConsole_PrintsEachKafkaPerfMetricOnceWithItsTotals()
+    public async Task Run_OtelConsole_PrintsEachMetricOnceWithItsTotalsAndEverySpanOnStandardError()
     {
         var output = Directory.CreateTempSubdirectory("kafkaperf-cli-");
         try
         {
-            var (exit, _, err) = await CliProcess.RunAsync(null, "run", "--clients", "inmemory", "--scenarios", "produce,roundtrip",
+            var (exit, stdout, err) = await CliProcess.RunAsync(null, "run", "--clients", "inmemory", "--scenarios", "produce,roundtrip",
                 "--messages", "1000", "--sizes", "100", "--repeat", "2", "--otel", "console", "--output", output.FullName);
 
             Assert.True(exit == 0, err);
@@ -24,6 +24,12 @@ public class OtelTests
             Assert.Contains("otel: kafkaperf.produce_consume.latency{client=inmemory,payload.bytes=100,scenario=roundtrip} count=2000 ", err, StringComparison.Ordinal);
             var lines = err.Split('\n', StringSplitOptions.TrimEntries);
             Assert.Equal(lines.Length, lines.Distinct(StringComparer.Ordinal).Count());
+            // Spans through the host's tracer provider: one line each, 6 runs, 2 cells, 1 plan; none on standard output.
+            Assert.Equal(6, lines.Count(l => l.StartsWith("otel: span kafkaperf run ", StringComparison.Ordinal)));
+            Assert.Equal(2, lines.Count(l => l.StartsWith("otel: span kafkaperf cell ", StringComparison.Ordinal)));
+            Assert.Single(lines, l => l.StartsWith("otel: span kafkaperf plan ", StringComparison.Ordinal));
+            Assert.Contains(lines, l => l.StartsWith("otel: span kafkaperf run ", StringComparison.Ordinal) && l.Contains("client=inmemory,scenario=roundtrip", StringComparison.Ordinal));
+            Assert.DoesNotContain("otel", stdout, StringComparison.Ordinal);
         }
         finally
         {

@@ -49,11 +49,13 @@ internal sealed class RunCommand
 
     private readonly ClientRegistry _registry;
     private readonly EmbeddedKafkaBrokerOptions _brokerDefaults;
+    private readonly IServiceProvider _services;
 
-    public RunCommand(ClientRegistry registry, EmbeddedKafkaBrokerOptions brokerDefaults)
+    public RunCommand(ClientRegistry registry, EmbeddedKafkaBrokerOptions brokerDefaults, IServiceProvider services)
     {
         _registry = registry;
         _brokerDefaults = brokerDefaults;
+        _services = services;
     }
 
     public Command Build()
@@ -137,7 +139,7 @@ internal sealed class RunCommand
         var log = quiet ? null : Console.Error;
         EmbeddedKafkaBroker? broker = null;
         // Disposed after the broker on every way out, Ctrl+C included: what is pending is exported then.
-        using var telemetry = TelemetrySetup.Start(otel, LiveProgress.Lines);
+        using var telemetry = TelemetrySetup.Start(_services, otel, LiveProgress.Lines);
         try
         {
             ClientConnection connection;

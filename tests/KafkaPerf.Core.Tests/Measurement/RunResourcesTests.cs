@@ -18,7 +18,7 @@ public class RunResourcesTests
         var client = new ProbedClient(allocateBytesPerSend: 64);
         var context = await ContextAsync(client, Count, broker: null);
 
-        var m = Scenario.Produce.Run(context, TestContext.Current);
+        var m = Scenario.Produce.Run(context, TestRunContext.Current);
 
         var r = m.Resources!;
         // Each send allocates an array of 64 bytes plus its header.
@@ -32,7 +32,7 @@ public class RunResourcesTests
     {
         var context = await ContextAsync(new InMemoryClient(new InMemoryClientOptions()), 1_000, broker: null);
 
-        var r = Scenario.Produce.Run(context, TestContext.Current).Resources!;
+        var r = Scenario.Produce.Run(context, TestRunContext.Current).Resources!;
 
         Assert.Null(r.BrokerCpuSeconds);
         Assert.Null(r.TopicBytesOnDisk);
@@ -48,7 +48,7 @@ public class RunResourcesTests
         var client = new ProbedClient(allocateBytesPerSend: 0);
         var context = await ContextAsync(client, 1_000, broker);
 
-        var r = Scenario.Produce.Run(context, TestContext.Current).Resources!;
+        var r = Scenario.Produce.Run(context, TestRunContext.Current).Resources!;
 
         Assert.Equal(0.25, r.BrokerCpuSeconds!.Value, 9);
         Assert.Equal(2 * 1_000 * 100, r.TopicBytesOnDisk);
@@ -66,7 +66,7 @@ public class RunResourcesTests
             .MessageCounts(2_000).PayloadSizes(100).Repeat(3).Build();
         var runner = new BenchmarkRunner(new ClientRegistry([new ProbedFactory()]), ClientConnection.None with { BrokerProbe = new FakeBroker() });
 
-        var result = await runner.RunAsync(plan, cancellationToken: TestContext.Current);
+        var result = await runner.RunAsync(plan, cancellationToken: TestRunContext.Current);
 
         Assert.All(result.Runs, run => Assert.Equal(0.25, run.Resources!.BrokerCpuSeconds!.Value, 9));
         var cell = result.Cells[0].Resources!;
@@ -100,7 +100,7 @@ public class RunResourcesTests
 
     private static async Task<ScenarioContext> ContextAsync(IBenchClient client, long count, IBrokerProbe? broker)
     {
-        await client.CreateTopicAsync(new TopicSpec("t"), TestContext.Current);
+        await client.CreateTopicAsync(new TopicSpec("t"), TestRunContext.Current);
         return new ScenarioContext
         {
             Client = client, Topic = "t", MessageCount = count, Payload = new byte[100], Settings = ClientSettings.SeedProfile, Broker = broker,

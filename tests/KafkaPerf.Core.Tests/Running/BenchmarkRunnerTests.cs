@@ -24,8 +24,8 @@ public class BenchmarkRunnerTests
         var set = new BenchmarkPlanBuilder().Clients("a").Scenarios(ScenarioKind.Produce).MessageCounts(100).PayloadSizes(10).Repeat(1)
             .LingerMs(5).Build();
 
-        var warned = await Runner(a).RunAsync(unset, cancellationToken: TestContext.Current);
-        var quiet = await Runner(a).RunAsync(set, cancellationToken: TestContext.Current);
+        var warned = await Runner(a).RunAsync(unset, cancellationToken: TestRunContext.Current);
+        var quiet = await Runner(a).RunAsync(set, cancellationToken: TestRunContext.Current);
 
         Assert.Single(warned.Warnings, w => w == Caveat);
         Assert.DoesNotContain(Caveat, quiet.Warnings);
@@ -40,7 +40,7 @@ public class BenchmarkRunnerTests
             .Scenarios(ScenarioKind.Produce, ScenarioKind.Consume, ScenarioKind.Roundtrip)
             .MessageCounts(1_000, 5_000).PayloadSizes(10, 1_000).Repeat(3).Consume(checkPayload: true).Build();
 
-        var result = await Runner(a, b).RunAsync(plan, cancellationToken: TestContext.Current);
+        var result = await Runner(a, b).RunAsync(plan, cancellationToken: TestRunContext.Current);
 
         Assert.Equal(plan.TotalRuns, result.Runs.Count);
         Assert.All(result.Runs, r => Assert.True(r.Succeeded, r.Error));
@@ -62,7 +62,7 @@ public class BenchmarkRunnerTests
         var plan = new BenchmarkPlanBuilder().Clients("lossy").Scenarios(ScenarioKind.Consume)
             .MessageCounts(100).PayloadSizes(10).Repeat(1).Warmup(false).StallTimeout(TimeSpan.FromMilliseconds(300)).Build();
 
-        var result = await Runner(lossy).RunAsync(plan, cancellationToken: TestContext.Current);
+        var result = await Runner(lossy).RunAsync(plan, cancellationToken: TestRunContext.Current);
 
         var run = Assert.Single(result.Runs);
         Assert.False(run.Succeeded);
@@ -78,7 +78,7 @@ public class BenchmarkRunnerTests
         var plan = new BenchmarkPlanBuilder().Clients("doubling").Scenarios(ScenarioKind.Consume)
             .MessageCounts(100).PayloadSizes(10).Repeat(1).Warmup(false).Build();
 
-        var result = await Runner(doubling).RunAsync(plan, cancellationToken: TestContext.Current);
+        var result = await Runner(doubling).RunAsync(plan, cancellationToken: TestRunContext.Current);
 
         var run = Assert.Single(result.Runs);
         Assert.Equal(1, run.Duplicates);
@@ -92,7 +92,7 @@ public class BenchmarkRunnerTests
         var plan = new BenchmarkPlanBuilder().Clients("inmemory").Scenarios(ScenarioKind.Roundtrip)
             .MessageCounts(100).PayloadSizes(10).Repeat(1).LingerMs(7).Build();
 
-        var result = await Runner(new InMemoryClientFactory(new InMemoryClientOptions())).RunAsync(plan, cancellationToken: TestContext.Current);
+        var result = await Runner(new InMemoryClientFactory(new InMemoryClientOptions())).RunAsync(plan, cancellationToken: TestRunContext.Current);
 
         var client = Assert.Single(result.Clients);
         Assert.Equal("7", client.ProducerConfig!["linger.ms"]);
@@ -121,7 +121,7 @@ public class BenchmarkRunnerTests
         var plan = new BenchmarkPlanBuilder().Clients("a").Scenarios(ScenarioKind.Produce).MessageCounts(100).PayloadSizes(10).Repeat(1)
             .Warmup(false).Partitions(1, 3).Build();
 
-        var result = await Runner(a).RunAsync(plan, cancellationToken: TestContext.Current);
+        var result = await Runner(a).RunAsync(plan, cancellationToken: TestRunContext.Current);
 
         Assert.Equal(["partitions=1", "partitions=3"], result.Runs.Select(r => r.Variant));
         Assert.Equal([1, 3], a.CreatedPartitions);
@@ -157,7 +157,7 @@ public class BenchmarkRunnerTests
         var plan = new BenchmarkPlanBuilder().Clients("a").Scenarios(ScenarioKind.Produce, ScenarioKind.Consume)
             .MessageCounts(10).PayloadSizes(1).Repeat(1).LingerMs(0, 5).Build();
 
-        var result = await Runner(a).RunAsync(plan, cancellationToken: TestContext.Current);
+        var result = await Runner(a).RunAsync(plan, cancellationToken: TestRunContext.Current);
 
         var configs = Assert.Single(result.Clients).VariantConfigs!;
         Assert.Equal(["linger.ms=0", "linger.ms=5"], configs.Keys.Order());
@@ -171,7 +171,7 @@ public class BenchmarkRunnerTests
         var a = new TestClientFactory(new InMemoryClientOptions { Name = "a" }) { FailBeforeCreating = new TopicExistsException("x") };
         var plan = new BenchmarkPlanBuilder().Clients("a").Scenarios(ScenarioKind.Produce).MessageCounts(10).PayloadSizes(1).Repeat(1).Build();
 
-        var result = await Runner(a).RunAsync(plan, cancellationToken: TestContext.Current);
+        var result = await Runner(a).RunAsync(plan, cancellationToken: TestRunContext.Current);
 
         Assert.All(result.Runs, r => Assert.StartsWith("Topic 'x' already exists", r.Error, StringComparison.Ordinal));
         Assert.Empty(a.Deleted);
@@ -183,7 +183,7 @@ public class BenchmarkRunnerTests
         var a = new TestClientFactory(new InMemoryClientOptions { Name = "a" }) { FailAfterCreating = new TimeoutException("no leader") };
         var plan = new BenchmarkPlanBuilder().Clients("a").Scenarios(ScenarioKind.Produce).MessageCounts(10).PayloadSizes(1).Repeat(1).Build();
 
-        var result = await Runner(a).RunAsync(plan, cancellationToken: TestContext.Current);
+        var result = await Runner(a).RunAsync(plan, cancellationToken: TestRunContext.Current);
 
         Assert.All(result.Runs, r => Assert.Contains("TimeoutException: no leader", r.Error, StringComparison.Ordinal));
         Assert.Equal(2, a.Created.Count);
@@ -196,7 +196,7 @@ public class BenchmarkRunnerTests
         var plan = new BenchmarkPlanBuilder().Clients("nope").Scenarios(ScenarioKind.Produce).MessageCounts(1).PayloadSizes(1).Build();
 
         var ex = await Assert.ThrowsAsync<PlanValidationException>(async () =>
-            await Runner(new InMemoryClientFactory(new InMemoryClientOptions())).RunAsync(plan, cancellationToken: TestContext.Current));
+            await Runner(new InMemoryClientFactory(new InMemoryClientOptions())).RunAsync(plan, cancellationToken: TestRunContext.Current));
 
         Assert.Equal("Unknown client 'nope': choose from inmemory.", ex.Message);
     }
@@ -213,7 +213,7 @@ public class BenchmarkRunnerTests
             .MessageCounts(20_000).PayloadSizes(100).Repeat(5).Build();
 
         var result = await new BenchmarkRunner(new ClientRegistry([fast, slow]), ClientConnection.None, clock)
-            .RunAsync(plan, cancellationToken: TestContext.Current);
+            .RunAsync(plan, cancellationToken: TestRunContext.Current);
 
         var comparison = Assert.Single(result.Comparisons);
         Assert.Equal(Verdict.Slower, comparison.ElapsedSeconds.Verdict);

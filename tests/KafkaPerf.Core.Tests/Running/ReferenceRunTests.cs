@@ -70,7 +70,7 @@ public class ReferenceRunTests
         var tool = new ToolFactory();
         var runner = new BenchmarkRunner(new ClientRegistry([new InMemoryClientFactory(new InMemoryClientOptions()), tool]), ClientConnection.None);
 
-        var result = await runner.RunAsync(Plan(), cancellationToken: TestContext.Current);
+        var result = await runner.RunAsync(Plan(), cancellationToken: TestRunContext.Current);
 
         Assert.Equal(13, result.Runs.Count);
         Assert.Equal([ScenarioKind.Produce, ScenarioKind.Produce, ScenarioKind.Consume, ScenarioKind.Consume], tool.Runs.Select(r => r.Scenario));

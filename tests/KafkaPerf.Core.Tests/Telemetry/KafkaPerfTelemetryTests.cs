@@ -47,7 +47,7 @@ public class KafkaPerfTelemetryTests
             .MessageCounts(1_000).PayloadSizes(10, 100).Repeat(2).Build();
         var runner = new BenchmarkRunner(new ClientRegistry([new InMemoryClientFactory(new InMemoryClientOptions { Name = Client })]), ClientConnection.None);
 
-        var result = await runner.RunAsync(plan, cancellationToken: TestContext.Current);
+        var result = await runner.RunAsync(plan, cancellationToken: TestRunContext.Current);
 
         Assert.All(result.Runs, r => Assert.True(r.Succeeded, r.Error));
         double Sum(string instrument, string scenario, int size) => measurements
@@ -112,7 +112,7 @@ public class KafkaPerfTelemetryTests
             .Override(Name, "sasl.password", Secret).Build();
         var runner = new BenchmarkRunner(new ClientRegistry([new InMemoryClientFactory(new InMemoryClientOptions { Name = Name })]), ClientConnection.None);
 
-        await runner.RunAsync(plan, cancellationToken: TestContext.Current);
+        await runner.RunAsync(plan, cancellationToken: TestRunContext.Current);
 
         var mine = spans.Where(s => (s.GetTagItem("kafkaperf.clients") ?? s.GetTagItem(KafkaPerfTelemetry.ClientTag)) as string == Name).ToList();
         Assert.NotEmpty(mine);
