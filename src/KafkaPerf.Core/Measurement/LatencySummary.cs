@@ -1,3 +1,5 @@
+using HdrHistogram;
+
 namespace KafkaPerf.Measurement;
 
 /// <summary>The headline numbers of a latency distribution, in microseconds.</summary>
@@ -43,7 +45,7 @@ public sealed record LatencySummary(
     /// <exception cref="ArgumentOutOfRangeException">
     /// <paramref name="unitsPerMicrosecond"/> is not a positive finite number.
     /// </exception>
-    public static LatencySummary From(LatencyHistogram histogram, double unitsPerMicrosecond)
+    public static LatencySummary From(HistogramBase histogram, double unitsPerMicrosecond)
     {
         ArgumentNullException.ThrowIfNull(histogram);
         if (!(unitsPerMicrosecond > 0.0 && double.IsFinite(unitsPerMicrosecond)))
@@ -59,15 +61,15 @@ public sealed record LatencySummary(
 
         return new LatencySummary(
             Count: histogram.TotalCount,
-            MeanMicros: histogram.Mean / unitsPerMicrosecond,
-            StandardDeviationMicros: histogram.StandardDeviation / unitsPerMicrosecond,
-            MinMicros: histogram.Min / unitsPerMicrosecond,
-            P50Micros: histogram.ValueAtPercentile(50.0) / unitsPerMicrosecond,
-            P90Micros: histogram.ValueAtPercentile(90.0) / unitsPerMicrosecond,
-            P95Micros: histogram.ValueAtPercentile(95.0) / unitsPerMicrosecond,
-            P99Micros: histogram.ValueAtPercentile(99.0) / unitsPerMicrosecond,
-            P999Micros: histogram.ValueAtPercentile(99.9) / unitsPerMicrosecond,
-            P9999Micros: histogram.ValueAtPercentile(99.99) / unitsPerMicrosecond,
-            MaxMicros: histogram.Max / unitsPerMicrosecond);
+            MeanMicros: histogram.GetMean() / unitsPerMicrosecond,
+            StandardDeviationMicros: histogram.GetStdDeviation() / unitsPerMicrosecond,
+            MinMicros: histogram.Min() / unitsPerMicrosecond,
+            P50Micros: histogram.GetValueAtPercentile(50.0) / unitsPerMicrosecond,
+            P90Micros: histogram.GetValueAtPercentile(90.0) / unitsPerMicrosecond,
+            P95Micros: histogram.GetValueAtPercentile(95.0) / unitsPerMicrosecond,
+            P99Micros: histogram.GetValueAtPercentile(99.0) / unitsPerMicrosecond,
+            P999Micros: histogram.GetValueAtPercentile(99.9) / unitsPerMicrosecond,
+            P9999Micros: histogram.GetValueAtPercentile(99.99) / unitsPerMicrosecond,
+            MaxMicros: histogram.GetMaxValue() / unitsPerMicrosecond);
     }
 }

@@ -108,13 +108,8 @@ public static class ResultSummarizer
     // Percentiles are merged from histograms, never averaged across runs.
     private static LatencySummary? MergeLatency(IReadOnlyList<RunRecord> runs)
     {
-        LatencyHistogram? merged = null;
-        foreach (var histogram in runs.Select(r => r.LatencyHistogram).OfType<LatencyHistogram>())
-        {
-            merged ??= new LatencyHistogram(histogram.HighestTrackableValue, histogram.SignificantDigits);
-            merged.Add(histogram);
-        }
-        return merged is null || merged.TotalCount == 0 ? null : LatencySummary.From(merged, unitsPerMicrosecond: 1000);
+        var merged = Histograms.Merge(runs.Select(r => r.LatencyHistogram));
+        return merged is null ? null : LatencySummary.From(merged, unitsPerMicrosecond: 1000);
     }
 
     private static double? Ratio(double? a, double? b) =>

@@ -1,4 +1,5 @@
 using System.Text.Json.Serialization;
+using HdrHistogram;
 using KafkaPerf.Measurement;
 using KafkaPerf.Scenarios;
 
@@ -84,7 +85,7 @@ public sealed record RunRecord
 
     /// <summary>The run's latency histogram, kept in memory so that cells merge histograms rather than average percentiles.</summary>
     [JsonIgnore]
-    public LatencyHistogram? LatencyHistogram { get; init; }
+    public HistogramBase? LatencyHistogram { get; init; }
 
     /// <summary>Every how many records one was timed for <see cref="Latency"/>: 1 (all) up to 131 072 records, then a
     /// power of two keeping 65 536 to 131 072 samples.</summary>

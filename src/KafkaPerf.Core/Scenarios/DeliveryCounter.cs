@@ -1,3 +1,4 @@
+using HdrHistogram;
 using KafkaPerf.Clients;
 using KafkaPerf.Measurement;
 
@@ -28,7 +29,7 @@ internal sealed class DeliveryCounter : IDeliverySink
             _sampleMask = SampleStride - 1;
             _sampleShift = System.Numerics.BitOperations.Log2((uint)SampleStride);
             _sendTimestamps = new long[(messageCount + SampleStride - 1) / SampleStride];
-            Latency = new LatencyHistogram();
+            Latency = Histograms.Create();
         }
     }
 
@@ -47,7 +48,7 @@ internal sealed class DeliveryCounter : IDeliverySink
     /// <summary>Every how many keys one is timed (a power of two; 1 = all).</summary>
     public int SampleStride { get; } = 1;
 
-    public LatencyHistogram? Latency { get; }
+    public LongHistogram? Latency { get; }
 
     public long Delivered => Volatile.Read(ref _delivered);
 
@@ -62,7 +63,7 @@ internal sealed class DeliveryCounter : IDeliverySink
             long latency = _ticks.ToNanoseconds(_clock.GetTimestamp() - sent[key >> _sampleShift]);
             // Reports may come from two threads at once (librdkafka serves them on its poll thread and inside a flush),
             // and the histogram is single-writer; uncontended, the lock costs a few nanoseconds.
-            lock (_latencyGate) Latency!.RecordValue(latency);
+            lock (_latencyGate) Latency!.RecordClamped(latency);
         }
         Interlocked.Increment(ref _delivered);
     }

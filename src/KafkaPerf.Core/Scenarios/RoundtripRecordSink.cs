@@ -1,3 +1,4 @@
+using HdrHistogram;
 using KafkaPerf.Clients;
 using KafkaPerf.Measurement;
 
@@ -10,7 +11,7 @@ internal sealed class RoundtripRecordSink(IClock clock, long expected) : Signall
     private long _received;
     private long _lastAt;
 
-    public LatencyHistogram Latency { get; } = new();
+    public LongHistogram Latency { get; } = Histograms.Create();
 
     public long Received => Volatile.Read(ref _received);
 
@@ -19,7 +20,7 @@ internal sealed class RoundtripRecordSink(IClock clock, long expected) : Signall
     public override void OnRecord(long key, ReadOnlySpan<byte> value)
     {
         long now = clock.GetTimestamp();
-        Latency.RecordValue(_ticks.ToNanoseconds(now - key));
+        Latency.RecordClamped(_ticks.ToNanoseconds(now - key));
         long received = _received + 1;
         Volatile.Write(ref _received, received);
         if (received == expected)

@@ -1,3 +1,4 @@
+using HdrHistogram;
 using KafkaPerf.Measurement;
 
 namespace KafkaPerf.Scenarios;
@@ -30,7 +31,7 @@ public sealed record RunMeasurement
     public long PayloadMismatches { get; init; }
 
     /// <summary>Send→ack (produce) or produce→consume (roundtrip) latency in nanoseconds; <see langword="null"/> when not measured.</summary>
-    public LatencyHistogram? Latency { get; init; }
+    public HistogramBase? Latency { get; init; }
 
     /// <summary>Every how many records one went into <see cref="Latency"/> (1 = all; see <see cref="LatencySampling"/>).</summary>
     public int LatencySampleStride { get; init; } = 1;

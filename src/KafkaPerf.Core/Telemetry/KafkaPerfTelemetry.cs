@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Diagnostics.Metrics;
 using System.Reflection;
+using KafkaPerf.Measurement;
 using KafkaPerf.Reporting;
 using KafkaPerf.Running;
 using KafkaPerf.Scenarios;

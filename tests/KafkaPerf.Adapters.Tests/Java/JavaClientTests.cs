@@ -89,7 +89,7 @@ public sealed class JavaClientTests(BrokerFixture fixture) : IDisposable
                     Assert.Equal(Count, m.Received);
                     Assert.Equal(0, m.Lost);
                     Assert.Equal(Count, m.Latency!.TotalCount);
-                    Assert.True(m.Latency.ValueAtPercentile(50) > 0);
+                    Assert.True(m.Latency.GetValueAtPercentile(50) > 0);
                     break;
                 }
             }

@@ -128,10 +128,10 @@ public class ExporterTests
                 double baseSeconds = 0.5 + cell.PayloadBytes / 4000.0;
                 double factor = client == "knet" ? (cell.PayloadBytes == 100 ? 0.8 : 1.0) : 1.0;
                 double seconds = baseSeconds * factor * (1 + 0.01 * repetition);
-                LatencyHistogram? histogram = null;
+                HdrHistogram.LongHistogram? histogram = null;
                 if (cell.Scenario == ScenarioKind.Roundtrip)
                 {
-                    histogram = new LatencyHistogram();
+                    histogram = Histograms.Create();
                     for (int i = 1; i <= 1_000; i++) histogram.RecordValue((long)(i * 1_000 * factor));
                 }
                 bool failed = client == "knet" && repetition == 3 && cell.PayloadBytes == 1_000 && cell.Scenario == ScenarioKind.Produce;

@@ -44,10 +44,10 @@ internal static class ReportSamples
                     * (cell.Scenario == ScenarioKind.Roundtrip ? 0.6 : 1) * (1 + (0.05 * (random.NextDouble() - 0.5)));
                 if (repetition == 0) rate *= 10;
                 bool failed = client == "java" && repetition == 2 && cell.PayloadBytes == 10_000 && cell.Scenario == ScenarioKind.Produce;
-                LatencyHistogram? histogram = null;
+                HdrHistogram.LongHistogram? histogram = null;
                 if (cell.Scenario != ScenarioKind.Consume && client != "java-batched" && !plan.IsReference(client))
                 {
-                    histogram = new LatencyHistogram();
+                    histogram = Histograms.Create();
                     double medianMicros = (cell.Scenario == ScenarioKind.Produce ? 3_000 : 20_000) * (client == "java" ? 1.6 : 1);
                     for (int i = 0; i < 10_000; i++)
                     {

@@ -1,3 +1,4 @@
+using HdrHistogram;
 using System.Globalization;
 using KafkaPerf.Measurement;
 using KafkaPerf.Running;
@@ -145,17 +146,10 @@ public static class ReportCharts
     /// the cell's percentile summary, else none.</summary>
     private static List<XYChart.Point> LatencyCurve(BenchmarkResult result, PlanCell cell, string client)
     {
-        LatencyHistogram? merged = null;
-        foreach (var run in result.Runs)
-        {
-            if (run.IsWarmup || !run.Succeeded || run.Client != client || run.Scenario != cell.Scenario || run.MessageCount != cell.MessageCount
-                || run.PayloadBytes != cell.PayloadBytes || run.Variant != cell.Variant || run.LatencyHistogram is not { TotalCount: > 0 } histogram)
-            {
-                continue;
-            }
-            merged ??= new LatencyHistogram(histogram.HighestTrackableValue, histogram.SignificantDigits);
-            merged.Add(histogram);
-        }
+        var merged = Histograms.Merge(result.Runs
+            .Where(run => !run.IsWarmup && run.Succeeded && run.Client == client && run.Scenario == cell.Scenario && run.MessageCount == cell.MessageCount
+                && run.PayloadBytes == cell.PayloadBytes && run.Variant == cell.Variant)
+            .Select(run => run.LatencyHistogram));
 
         var points = new List<XYChart.Point>();
         if (merged is not null)
@@ -165,7 +159,7 @@ public static class ReportCharts
             {
                 double d = Math.Min((double)i / PointsPerDecade, decades);
                 double percent = 100 * (1 - Math.Pow(10, -d));
-                points.Add(new XYChart.Point(percent, merged.ValueAtPercentile(percent) / 1_000.0));
+                points.Add(new XYChart.Point(percent, Math.Min(merged.GetValueAtPercentile(percent), merged.GetMaxValue()) / 1_000.0));
                 if (d >= decades) break;
             }
             return points;
