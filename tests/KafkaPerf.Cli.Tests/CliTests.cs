@@ -113,9 +113,12 @@ public class CliTests
             var (second, _, _) = await RunAsync(args);
 
             Assert.Equal((0, 0), (first, second));
-            // Each run: csv, json, md, html and the throughput chart's svg; the second run's under the name -2.
+            // Each run: csv, json, md, html and the throughput chart's svg, under a base name of its own (the second one's
+            // ends in -2 when both started within the same second).
             Assert.Equal(10, output.GetFiles().Length);
-            Assert.Equal(5, output.GetFiles().Count(f => Path.GetFileNameWithoutExtension(f.Name).Split('-').ElementAtOrDefault(3) == "2"));
+            var bases = output.GetFiles("*.json").Select(f => Path.GetFileNameWithoutExtension(f.Name)).ToList();
+            Assert.Equal(2, bases.Count);
+            Assert.All(bases, b => Assert.Equal(5, output.GetFiles().Count(f => f.Name.StartsWith(b + ".", StringComparison.Ordinal) || f.Name.StartsWith(b + "-throughput", StringComparison.Ordinal))));
         }
         finally
         {

@@ -19,11 +19,23 @@ internal sealed class RunCommand
     /// <summary>The client the main job benchmarks when none is named.</summary>
     public const string DefaultClients = "confluent,java";
 
+    /// <summary>The measured duration of a rate run when neither --duration nor --messages is given.</summary>
+    public static readonly TimeSpan DefaultDuration = TimeSpan.FromSeconds(10);
+
+    /// <summary>The warm-up of a rate run when --warmup is not given.</summary>
+    public static readonly TimeSpan DefaultLoadWarmup = TimeSpan.FromSeconds(2);
+
     private static readonly Option<string> Clients = new("--clients") { Description = "Clients to compare, comma-separated; the first is the baseline.", DefaultValueFactory = _ => DefaultClients };
     private static readonly Option<string> Scenarios = new("--scenarios") { Description = "produce, consume, roundtrip (comma-separated).", DefaultValueFactory = _ => "produce,consume,roundtrip" };
     private static readonly Option<string> Sizes = new("--sizes") { Description = "Payload sizes in bytes, comma-separated.", DefaultValueFactory = _ => "100,1000,10000" };
     private static readonly Option<string> Messages = new("--messages") { Description = "Messages per run, comma-separated.", DefaultValueFactory = _ => "10000" };
     private static readonly Option<int> Repeat = new("--repeat") { Description = "Measured runs per client and cell.", DefaultValueFactory = _ => 5 };
+    private static readonly Option<string?> Rate = new("--rate") { Description = "Send at these rates (records per second per client, over all its producers; comma-separated, 10k and 1.5M allowed) instead of bursts: latency from when each record was due. Scenarios produce and roundtrip." };
+    private static readonly Option<string?> Duration = new("--duration") { Description = $"How long the measured part of each rate run lasts (e.g. 60s, 2m; default {DefaultDuration.TotalSeconds:0}s), instead of --messages." };
+    private static readonly Option<string?> LoadWarmup = new("--warmup") { Description = $"A warm-up at the same rate before each rate run's measured part, excluded from every figure (default {DefaultLoadWarmup.TotalSeconds:0}s; 0s for none)." };
+    private static readonly Option<string?> Interval = new("--interval") { Description = "Length of one interval of a load run's time series (default 1s)." };
+    private static readonly Option<string?> Producers = new("--producers") { Description = "Producer instances per client, each on its own thread, sharing the records and the rate; several values sweep them." };
+    private static readonly Option<string?> Consumers = new("--consumers") { Description = "Consumers per client in one group (the topic gets at least as many partitions); several values sweep them." };
     private static readonly Option<string?> References = new("--references") { Description = "Reference tools to run beside the clients in produce and consume cells: kcat (librdkafka's CLI), kafka-tools (Kafka's ProducerPerformance/ConsumerPerformance). A missing tool is left out with a warning." };
     private static readonly Option<string?> Bootstrap = new("--bootstrap") { Description = "An existing Kafka cluster (host:port,…); without it an embedded broker starts." };
     private static readonly Option<string?> KafkaHome = new("--kafka-home") { Description = "An unpacked Apache Kafka distribution whose libs/ the embedded broker and the java clients use (as KAFKAPERF_KAFKA_HOME)." };
@@ -62,7 +74,7 @@ internal sealed class RunCommand
     {
         var command = new Command("run", "Run a benchmark matrix and print the comparison tables.")
         {
-            Clients, References, Scenarios, Sizes, Messages, Repeat, Bootstrap, KafkaHome, BrokerHeap,
+            Clients, References, Scenarios, Sizes, Messages, Repeat, Rate, Duration, LoadWarmup, Interval, Producers, Consumers, Bootstrap, KafkaHome, BrokerHeap,
             Acks, LingerMs, BatchSize, MaxInFlight, Compression, SendBuffer, ReceiveBuffer, FetchMinBytes, Partitions, Overrides,
             TopicPrefix, KeepTopics, Payload, UsePrefetch, Output, Format, Otel, Quiet,
         };
@@ -230,11 +242,14 @@ internal sealed class RunCommand
 
     private static BenchmarkPlan BuildPlan(ParseResult parse, ClientRegistry registry)
     {
+        bool rate = parse.GetValue(Rate) is not null;
+        // At a rate the default scenarios are those a rate means something to, and a run lasts a duration.
+        var scenarios = rate && IsDefault(parse, Scenarios) ? "produce,roundtrip" : parse.GetValue(Scenarios);
+        long[] messages = [.. NumberList(parse.GetValue(Messages)!, "message count").Select(s => ParseNumber<long>(s, "message count"))];
         var builder = new BenchmarkPlanBuilder()
             .Clients(List(parse.GetValue(Clients)))
-            .Scenarios([.. List(parse.GetValue(Scenarios)).Select(ParseScenario)])
+            .Scenarios([.. List(scenarios).Select(ParseScenario)])
             .PayloadSizes([.. NumberList(parse.GetValue(Sizes)!, "payload size").Select(s => ParseNumber<int>(s, "payload size"))])
-            .MessageCounts([.. NumberList(parse.GetValue(Messages)!, "message count").Select(s => ParseNumber<long>(s, "message count"))])
             .Repeat(parse.GetValue(Repeat))
             .Topics(parse.GetValue(TopicPrefix)!, keep: parse.GetValue(KeepTopics))
             .Consume(usePrefetch: parse.GetValue(UsePrefetch));
@@ -255,6 +270,16 @@ internal sealed class RunCommand
         if (parse.GetValue(ReceiveBuffer) is { } receive) builder.ReceiveBufferBytes(Numbers(receive, "receive buffer"));
         if (parse.GetValue(FetchMinBytes) is { } fetch) builder.FetchMinBytes(Numbers(fetch, "fetch.min.bytes"));
         if (parse.GetValue(Partitions) is { } partitions) builder.Partitions(Numbers(partitions, "partitions"));
+        if (IsDefault(parse, Messages)) builder.DefaultMessageCounts(messages);
+        else builder.MessageCounts(messages);
+        if (parse.GetValue(Rate) is { } rates) builder.Rates(LoadOptions.Rates(rates));
+        if (parse.GetValue(Duration) is { } duration) builder.Duration(LoadOptions.Duration(duration, "--duration"));
+        else if (rate && IsDefault(parse, Messages)) builder.Duration(DefaultDuration);
+        if (parse.GetValue(LoadWarmup) is { } warmup) builder.LoadWarmup(LoadOptions.Duration(warmup, "--warmup"));
+        else if (rate) builder.LoadWarmup(DefaultLoadWarmup);
+        if (parse.GetValue(Interval) is { } interval) builder.Interval(LoadOptions.Duration(interval, "--interval"));
+        if (parse.GetValue(Producers) is { } producers) builder.Producers(Numbers(producers, "producers"));
+        if (parse.GetValue(Consumers) is { } consumers) builder.Consumers(Numbers(consumers, "consumers"));
         foreach (var reference in List(parse.GetValue(References)))
         {
             // A reference whose tool is missing is left out with a warning; the clients and the other references still run.
@@ -274,6 +299,9 @@ internal sealed class RunCommand
     }
 
     private static int BadInput(string message, Exception? exception = null) => CliErrors.BadInput(message, exception);
+
+    /// <summary>Whether an option kept its default (neither typed nor configured).</summary>
+    private static bool IsDefault(ParseResult parse, Option option) => parse.GetResult(option) is null or { Implicit: true };
 
     private static bool IsBootstrapList(string value) =>
         List(value) is { Length: > 0 } servers && servers.All(server =>

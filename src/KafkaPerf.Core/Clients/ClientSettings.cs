@@ -37,6 +37,13 @@ public sealed record ClientSettings
     /// <summary>Partitions of each run's topic (a property of the run, swept like the client knobs); the plan's when unset.</summary>
     public int? Partitions { get; init; }
 
+    /// <summary>Producer instances per client in a run, each on its own thread, sharing its records and rate (a property
+    /// of the run, swept like the client knobs); one when unset.</summary>
+    public int? Producers { get; init; }
+
+    /// <summary>Consumers per client in a run, in one group (a property of the run); one when unset.</summary>
+    public int? Consumers { get; init; }
+
     /// <summary>Client-specific <c>key=value</c> settings passed through unchanged, after the common knobs.</summary>
     public IReadOnlyDictionary<string, string> Overrides { get; init; } = EmptyOverrides;
 
@@ -70,6 +77,8 @@ public sealed record ClientSettings
         if (FetchMinBytes is { } fetch) yield return new("fetch.min.bytes", Invariant(fetch));
         if (Compression is { } codec) yield return new("compression", codec.ToKafkaValue());
         if (Partitions is { } partitions) yield return new("partitions", Invariant(partitions));
+        if (Producers is { } producers) yield return new("producers", Invariant(producers));
+        if (Consumers is { } consumers) yield return new("consumers", Invariant(consumers));
     }
 
     /// <summary>A short label such as <c>acks=all linger.ms=5</c>; <c>defaults</c> when nothing is set.</summary>

@@ -12,6 +12,13 @@ public interface IBenchProducer : IDisposable
     /// <param name="value">The payload; it stays unchanged for the whole run, so the client may keep a reference.</param>
     void Send(long key, ReadOnlyMemory<byte> value);
 
+    /// <summary>Hands any records the adapter holds back (e.g. a packed batch) to the client, without waiting for their
+    /// acknowledgements. A send schedule calls it before it waits for the next record's time, so that a rate never leaves
+    /// a record waiting in the adapter. Most adapters hold nothing back.</summary>
+    void SendBuffered()
+    {
+    }
+
     /// <summary>Blocks until every record sent so far has been acknowledged or has failed.</summary>
     /// <param name="cancellationToken">Stops waiting.</param>
     /// <exception cref="OperationCanceledException">The token was cancelled.</exception>

@@ -6,7 +6,7 @@ namespace KafkaPerf.Reporting;
 public sealed record BenchmarkResult
 {
     /// <summary>Version of the JSON schema (see docs/results-schema.md).</summary>
-    public int SchemaVersion { get; init; } = 1;
+    public int SchemaVersion { get; init; } = 2;
 
     /// <summary>When the plan started (UTC wall clock, for the record only; timing uses the monotonic clock).</summary>
     public required DateTimeOffset StartedAtUtc { get; init; }

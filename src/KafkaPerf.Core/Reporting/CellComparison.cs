@@ -35,4 +35,11 @@ public sealed record CellComparison
 
     /// <summary>A/B × 100 of the merged p99 latency, when both have latency.</summary>
     public double? LatencyP99RatioPercent { get; init; }
+
+    /// <summary>The offered rate of a rate cell; <see langword="null"/> for a burst.</summary>
+    public double? OfferedRate { get; init; }
+
+    /// <summary>Rate cells: the candidate's 99th-percentile response time against the baseline's, run by run (lower is
+    /// better), with the same robust ratio, interval and verdict as elapsed times.</summary>
+    public Comparison? ResponseTimeP99 { get; init; }
 }

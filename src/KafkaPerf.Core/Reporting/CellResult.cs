@@ -37,7 +37,6 @@ public sealed record CellResult
     /// <summary>Megabytes per second.</summary>
     public required Summary MegabytesPerSecond { get; init; }
 
-    /// <summary>Latency percentiles from the histograms of every measured run, merged.</summary>
     /// <summary>Each successful run's elapsed seconds, in run order, for comparisons made from the runs themselves.</summary>
     [System.Text.Json.Serialization.JsonIgnore]
     public IReadOnlyList<double> ElapsedSamples { get; init; } = [];
@@ -46,7 +45,27 @@ public sealed record CellResult
     [System.Text.Json.Serialization.JsonIgnore]
     public IReadOnlyList<double> MessagesPerSecondSamples { get; init; } = [];
 
+    /// <summary>Latency percentiles from the histograms of every measured run, merged (at a rate: response time).</summary>
     public LatencySummary? Latency { get; init; }
+
+    /// <summary>The offered rate in records per second; <see langword="null"/> for a burst cell.</summary>
+    public double? OfferedRate { get; init; }
+
+    /// <summary>The achieved send rate of the successful runs (rate cells).</summary>
+    public Summary? AchievedRate { get; init; }
+
+    /// <summary>Response time, merged over the successful runs (rate cells).</summary>
+    public LatencySummary? ResponseTime { get; init; }
+
+    /// <summary>Service time, merged over the successful runs (load cells).</summary>
+    public LatencySummary? ServiceTime { get; init; }
+
+    /// <summary>Send delay, merged over the successful runs (rate cells).</summary>
+    public LatencySummary? SendDelay { get; init; }
+
+    /// <summary>Each successful run's 99th-percentile response time in microseconds, for comparisons of rate cells.</summary>
+    [System.Text.Json.Serialization.JsonIgnore]
+    public IReadOnlyList<double> ResponseP99Samples { get; init; } = [];
 
     /// <summary>Medians of the resources the successful measured runs used; <see langword="null"/> when none recorded any.</summary>
     public CellResources? Resources { get; init; }

@@ -21,7 +21,8 @@ public static class ResultSummarizer
             foreach (var client in plan.Clients)
             {
                 var measured = runs.Where(r => !r.IsWarmup && r.Client == client && r.Scenario == cell.Scenario
-                    && r.MessageCount == cell.MessageCount && r.PayloadBytes == cell.PayloadBytes && r.Variant == cell.Variant).ToList();
+                    && r.MessageCount == cell.MessageCount && r.PayloadBytes == cell.PayloadBytes && r.Variant == cell.Variant
+                    && r.OfferedRate == cell.Rate).ToList();
                 if (measured.Count == 0) continue;
                 var ok = measured.Where(r => r.Succeeded).ToList();
                 cells.Add(new CellResult
@@ -38,7 +39,13 @@ public static class ResultSummarizer
                     MegabytesPerSecond = SummaryOf(ok.Select(r => r.MegabytesPerSecond)),
                     ElapsedSamples = [.. ok.Select(r => r.ElapsedSeconds)],
                     MessagesPerSecondSamples = [.. ok.Select(r => r.MessagesPerSecond)],
-                    Latency = MergeLatency(ok),
+                    Latency = MergeLatency(ok.Select(r => r.LatencyHistogram)),
+                    OfferedRate = cell.Rate,
+                    AchievedRate = cell.IsRate ? SummaryOf(ok.Where(r => r.AchievedRate is not null).Select(r => r.AchievedRate!.Value)) : null,
+                    ResponseTime = MergeLatency(ok.Select(r => r.ResponseTimeHistogram)),
+                    ServiceTime = MergeLatency(ok.Select(r => r.ServiceTimeHistogram)),
+                    SendDelay = MergeLatency(ok.Select(r => r.SendDelayHistogram)),
+                    ResponseP99Samples = [.. ok.Where(r => r.ResponseTime is not null).Select(r => r.ResponseTime!.P99Micros)],
                     Resources = CellResources.Of(ok),
                     Lost = measured.Sum(r => r.Lost),
                     Duplicates = measured.Sum(r => r.Duplicates),
@@ -93,11 +100,17 @@ public static class ResultSummarizer
                 : Comparison.Of(candidate.MessagesPerSecond, baseline.MessagesPerSecond, MetricDirection.HigherIsBetter, tolerance),
             LatencyP50RatioPercent = Ratio(candidate.Latency?.P50Micros, baseline.Latency?.P50Micros),
             LatencyP99RatioPercent = Ratio(candidate.Latency?.P99Micros, baseline.Latency?.P99Micros),
+            OfferedRate = candidate.OfferedRate,
+            // At a rate every client sends the same records in the same time: what differs is latency, compared run by run.
+            ResponseTimeP99 = candidate.ResponseP99Samples.Count > 0 && baseline.ResponseP99Samples.Count > 0
+                ? Comparison.Of(candidate.ResponseP99Samples, baseline.ResponseP99Samples, MetricDirection.LowerIsBetter, tolerance)
+                : null,
         };
     }
 
     private static bool SameCell(CellResult a, CellResult b) =>
-        a.Scenario == b.Scenario && a.MessageCount == b.MessageCount && a.PayloadBytes == b.PayloadBytes && a.Variant == b.Variant;
+        a.Scenario == b.Scenario && a.MessageCount == b.MessageCount && a.PayloadBytes == b.PayloadBytes && a.Variant == b.Variant
+        && a.OfferedRate == b.OfferedRate;
 
     private static Summary SummaryOf(IEnumerable<double> samples)
     {
@@ -106,9 +119,9 @@ public static class ResultSummarizer
     }
 
     // Percentiles are merged from histograms, never averaged across runs.
-    private static LatencySummary? MergeLatency(IReadOnlyList<RunRecord> runs)
+    private static LatencySummary? MergeLatency(IEnumerable<HdrHistogram.HistogramBase?> histograms)
     {
-        var merged = Histograms.Merge(runs.Select(r => r.LatencyHistogram));
+        var merged = Histograms.Merge(histograms);
         return merged is null ? null : LatencySummary.From(merged, unitsPerMicrosecond: 1000);
     }
 

@@ -88,6 +88,52 @@ public sealed record RunRecord
     public HistogramBase? LatencyHistogram { get; init; }
 
     /// <summary>Every how many records one was timed for <see cref="Latency"/>: 1 (all) up to 131 072 records, then a
-    /// power of two keeping 65 536 to 131 072 samples.</summary>
+    /// power of two keeping 65 536 to 131 072 samples; at a rate, 1 up to 131 072 records per second, then a power of two
+    /// keeping at most that many a second.</summary>
     public int LatencySampleStride { get; init; } = 1;
+
+    /// <summary>The offered rate in records per second; <see langword="null"/> for a burst.</summary>
+    public double? OfferedRate { get; init; }
+
+    /// <summary>The rate at which the measured records were really sent (rate runs).</summary>
+    public double? AchievedRate { get; init; }
+
+    /// <summary>Response time: from when each timed record was due (rate runs; <see cref="Latency"/> is this too).</summary>
+    public LatencySummary? ResponseTime { get; init; }
+
+    /// <summary>Service time: from when each timed record was actually sent (load runs).</summary>
+    public LatencySummary? ServiceTime { get; init; }
+
+    /// <summary>Send delay: actual − intended send time (rate runs).</summary>
+    public LatencySummary? SendDelay { get; init; }
+
+    /// <summary>The response-time histogram, for merging.</summary>
+    [JsonIgnore]
+    public HistogramBase? ResponseTimeHistogram { get; init; }
+
+    /// <summary>The service-time histogram, for merging.</summary>
+    [JsonIgnore]
+    public HistogramBase? ServiceTimeHistogram { get; init; }
+
+    /// <summary>The send-delay histogram, for merging.</summary>
+    [JsonIgnore]
+    public HistogramBase? SendDelayHistogram { get; init; }
+
+    /// <summary>The run's time series (load runs), one entry per interval.</summary>
+    public IReadOnlyList<IntervalRecord>? Intervals { get; init; }
+
+    /// <summary>When the run's first record was due (wall clock; load runs).</summary>
+    public DateTimeOffset? StartedAtUtc { get; init; }
+
+    /// <summary>Records sent as the warm-up of a rate run, excluded from every figure.</summary>
+    public long WarmupRecords { get; init; }
+
+    /// <summary>Producer instances of the run.</summary>
+    public int Producers { get; init; } = 1;
+
+    /// <summary>Consumers of the run.</summary>
+    public int Consumers { get; init; } = 1;
+
+    /// <summary>Timed records whose service time could not be recorded (still in flight after millions of newer ones).</summary>
+    public long ServiceTimeMissed { get; init; }
 }

@@ -19,8 +19,26 @@ public sealed record BenchmarkPlan
     /// <summary>Scenarios to run.</summary>
     public required IReadOnlyList<ScenarioKind> Scenarios { get; init; }
 
-    /// <summary>Messages per run.</summary>
+    /// <summary>Messages per run. With <see cref="Rates"/> and a <see cref="Duration"/>: the measured messages of each rate
+    /// (rate × duration), for the report's tables.</summary>
     public required IReadOnlyList<long> MessageCounts { get; init; }
+
+    /// <summary>Offered rates in records per second per client, swept like message counts; empty for bursts.</summary>
+    public IReadOnlyList<double> Rates { get; init; } = [];
+
+    /// <summary>How long the measured part of each rate run lasts; <see langword="null"/> when a rate run sends
+    /// <see cref="MessageCounts"/> records instead.</summary>
+    public TimeSpan? Duration { get; init; }
+
+    /// <summary>A warm-up at the same rate before each rate run's measured part, excluded from every figure.</summary>
+    public TimeSpan LoadWarmup { get; init; }
+
+    /// <summary>The length of one interval of a load run's time series.</summary>
+    public TimeSpan Interval { get; init; } = Load.RateLoad.DefaultInterval;
+
+    /// <summary>Whether the plan sends at rates.</summary>
+    [System.Text.Json.Serialization.JsonIgnore]
+    public bool IsRate => Rates.Count > 0;
 
     /// <summary>Payload lengths in bytes.</summary>
     public required IReadOnlyList<int> PayloadSizes { get; init; }
@@ -35,7 +53,8 @@ public sealed record BenchmarkPlan
     /// <summary>Measured repetitions per client and cell.</summary>
     public int Repeat { get; init; } = 5;
 
-    /// <summary>Run one excluded warm-up per client and cell first.</summary>
+    /// <summary>Run one excluded warm-up per client and cell first (burst cells; a rate run warms up within itself,
+    /// <see cref="LoadWarmup"/>).</summary>
     public bool Warmup { get; init; } = true;
 
     /// <summary>How clients take turns.</summary>
@@ -80,14 +99,54 @@ public sealed record BenchmarkPlan
     public IEnumerable<PlanCell> Cells()
     {
         foreach (var scenario in Scenarios)
+        {
             foreach (var settings in SettingsVariants)
-                foreach (var messages in MessageCounts)
-                    foreach (var size in PayloadSizes)
-                        yield return new PlanCell(scenario, messages, size, settings);
+            {
+                if (Rates.Count == 0)
+                {
+                    foreach (var messages in MessageCounts)
+                        foreach (var size in PayloadSizes)
+                            yield return new PlanCell(scenario, messages, size, settings);
+                    continue;
+                }
+                foreach (var rate in Rates)
+                {
+                    foreach (var messages in Duration is { } duration ? [MeasuredRecords(rate, duration)] : MessageCounts)
+                        foreach (var size in PayloadSizes)
+                            yield return new PlanCell(scenario, messages, size, settings, rate);
+                }
+            }
+        }
     }
 
-    /// <summary>Runs in the plan, warm-ups included (references run no warm-up and only produce and consume).</summary>
-    public int TotalRuns => Cells().Sum(cell => ClientsFor(cell).Sum(client => Repeat + (Warmup && !IsReference(client) ? 1 : 0)));
+    /// <summary>Runs in the plan, warm-ups included (references run no warm-up and only produce and consume; rate cells
+    /// run no warm-up run).</summary>
+    public int TotalRuns => Cells().Sum(cell => ClientsFor(cell).Sum(client => Repeat + (HasWarmupRun(cell, client) ? 1 : 0)));
+
+    /// <summary>Whether a client runs an excluded warm-up run first in a cell: a client (not a reference) in a burst cell.</summary>
+    /// <param name="cell">The cell.</param>
+    /// <param name="client">The client.</param>
+    /// <returns><see langword="true"/> when it does.</returns>
+    public bool HasWarmupRun(PlanCell cell, string client)
+    {
+        ArgumentNullException.ThrowIfNull(cell);
+        return Warmup && !cell.IsRate && !IsReference(client);
+    }
+
+    /// <summary>The load of a rate cell: its rate, duration, the plan's warm-up and interval.</summary>
+    /// <param name="cell">A cell.</param>
+    /// <returns>The load; <see langword="null"/> for a burst cell.</returns>
+    public Load.RateLoad? LoadOf(PlanCell cell)
+    {
+        ArgumentNullException.ThrowIfNull(cell);
+        return cell.Rate is { } rate ? new Load.RateLoad(rate, cell.MeasuredDuration, LoadWarmup, Interval) : null;
+    }
+
+    /// <summary>The measured records of a rate run of a given duration.</summary>
+    /// <param name="rate">Records per second.</param>
+    /// <param name="duration">The measured duration.</param>
+    /// <returns>rate × duration, at least 1.</returns>
+    public static long MeasuredRecords(double rate, TimeSpan duration) => Math.Max(1, (long)Math.Round(rate * duration.TotalSeconds));
 
     /// <summary>Whether a client of the plan is a reference tool (<see cref="References"/>).</summary>
     /// <param name="client">A client name.</param>

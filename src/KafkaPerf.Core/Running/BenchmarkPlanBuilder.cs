@@ -23,6 +23,12 @@ public sealed class BenchmarkPlanBuilder
     private int[] _receiveBuffer = [];
     private int[] _fetchMinBytes = [];
     private int[] _partitions = [];
+    private int[] _producers = [];
+    private int[] _consumers = [];
+    private readonly List<double> _rates = [];
+    private bool _messageCountsGiven;
+    private bool _intervalSet;
+    private bool _loadWarmupSet;
     private CompressionCodec[] _compression = [];
     private BenchmarkPlan _options = new()
     {
@@ -53,7 +59,12 @@ public sealed class BenchmarkPlanBuilder
     /// <summary>Messages per run.</summary>
     /// <param name="counts">Message counts.</param>
     /// <returns>This builder.</returns>
-    public BenchmarkPlanBuilder MessageCounts(params long[] counts) { _messageCounts.AddRange(counts); return this; }
+    public BenchmarkPlanBuilder MessageCounts(params long[] counts) { _messageCounts.AddRange(counts); _messageCountsGiven = true; return this; }
+
+    /// <summary>Messages per run that stand as a default (the CLI's), which a rate's duration replaces without complaint.</summary>
+    /// <param name="counts">Message counts.</param>
+    /// <returns>This builder.</returns>
+    public BenchmarkPlanBuilder DefaultMessageCounts(params long[] counts) { _messageCounts.AddRange(counts); return this; }
 
     /// <summary>Payload lengths in bytes.</summary>
     /// <param name="sizes">Payload sizes.</param>
@@ -117,6 +128,47 @@ public sealed class BenchmarkPlanBuilder
     /// <param name="values">Values, at least 1 each.</param>
     /// <returns>This builder.</returns>
     public BenchmarkPlanBuilder Partitions(params int[] values) { _partitions = values; return this; }
+
+    /// <summary>Producer instances per client, each on its own thread, sharing the run's records and rate; several
+    /// values sweep them.</summary>
+    /// <param name="values">Values, at least 1 each.</param>
+    /// <returns>This builder.</returns>
+    public BenchmarkPlanBuilder Producers(params int[] values) { _producers = values; return this; }
+
+    /// <summary>Consumers per client in one group (the topic gets at least as many partitions); several values sweep them.</summary>
+    /// <param name="values">Values, at least 1 each.</param>
+    /// <returns>This builder.</returns>
+    public BenchmarkPlanBuilder Consumers(params int[] values) { _consumers = values; return this; }
+
+    /// <summary>Sends at these rates (records per second per client, over all its producers) instead of bursts; each rate
+    /// is a cell. Give how long with <see cref="Duration"/>, or how many records with <see cref="MessageCounts"/>.</summary>
+    /// <param name="recordsPerSecond">Positive rates.</param>
+    /// <returns>This builder.</returns>
+    public BenchmarkPlanBuilder Rates(params double[] recordsPerSecond) { _rates.AddRange(recordsPerSecond); return this; }
+
+    /// <summary>How long the measured part of each rate run lasts.</summary>
+    /// <param name="duration">Positive.</param>
+    /// <returns>This builder.</returns>
+    public BenchmarkPlanBuilder Duration(TimeSpan duration) { _options = _options with { Duration = duration }; return this; }
+
+    /// <summary>A warm-up at the same rate before each rate run's measured part, excluded from every figure.</summary>
+    /// <param name="warmup">Zero or more.</param>
+    /// <returns>This builder.</returns>
+    public BenchmarkPlanBuilder LoadWarmup(TimeSpan warmup) { _options = _options with { LoadWarmup = warmup }; _loadWarmupSet = true; return this; }
+
+    /// <summary>The length of one interval of a load run's time series (1 s by default).</summary>
+    /// <param name="interval">At least 10 ms.</param>
+    /// <returns>This builder.</returns>
+    public BenchmarkPlanBuilder Interval(TimeSpan interval) { _options = _options with { Interval = interval }; _intervalSet = true; return this; }
+
+    /// <summary>The most records per second a plan accepts per client.</summary>
+    public const double MaxRate = 100_000_000;
+
+    /// <summary>The most producers or consumers per client.</summary>
+    public const int MaxProducers = 64;
+
+    /// <summary>The shortest interval of a time series.</summary>
+    public static readonly TimeSpan MinInterval = TimeSpan.FromMilliseconds(10);
 
     /// <summary>Compression codecs; several values sweep them.</summary>
     /// <param name="values">Values.</param>
@@ -216,7 +268,7 @@ public sealed class BenchmarkPlanBuilder
         if (_references.Count > 0 && _scenarios.Count > 0 && !_scenarios.Any(BenchmarkPlan.ReferencesRun))
             errors.Add(new ValidationError(ValidationSeverity.Warning, "References run produce and consume cells only, and this plan has neither: they do not run."));
         if (_scenarios.Count == 0) Error("No scenario given: choose produce, consume and/or roundtrip.");
-        if (_messageCounts.Count == 0) Error("No message count given: give at least one (e.g. --messages 10000).");
+        if (_messageCounts.Count == 0 && _rates.Count == 0) Error("No message count given: give at least one (e.g. --messages 10000).");
         foreach (var count in _messageCounts.Where(c => c <= 0 || c > int.MaxValue))
             Error($"Message count {count} is out of range: use a whole number from 1 to {int.MaxValue}.");
         if (_payloadSizes.Count == 0) Error("No payload size given: give at least one (e.g. --sizes 1000).");
@@ -239,6 +291,9 @@ public sealed class BenchmarkPlanBuilder
         CheckPositive(_receiveBuffer, "receive buffer", errors);
         CheckNonNegative(_fetchMinBytes, "fetch.min.bytes", errors);
         CheckPositive(_partitions, "partitions", errors);
+        CheckRange(_producers, "producers", errors);
+        CheckRange(_consumers, "consumers", errors);
+        ValidateLoad(errors);
         if (_options.Payload == PayloadKind.File)
         {
             var file = _options.PayloadFile;
@@ -275,7 +330,10 @@ public sealed class BenchmarkPlanBuilder
             Clients = [.. _clients, .. _references],
             References = [.. _references],
             Scenarios = [.. _scenarios.Distinct()],
-            MessageCounts = [.. _messageCounts.Distinct()],
+            MessageCounts = _rates.Count > 0 && _options.Duration is { } duration
+                ? [.. _rates.Distinct().Select(rate => BenchmarkPlan.MeasuredRecords(rate, duration)).Distinct()]
+                : [.. _messageCounts.Distinct()],
+            Rates = [.. _rates.Distinct()],
             PayloadSizes = [.. _payloadSizes.Distinct()],
             SettingsVariants = Variants(),
             ClientOverrides = _overrides.ToDictionary(
@@ -321,6 +379,8 @@ public sealed class BenchmarkPlanBuilder
         variants = Sweep(variants, _fetchMinBytes, (s, v) => s with { FetchMinBytes = v });
         variants = Sweep(variants, _compression, (s, v) => s with { Compression = v });
         variants = Sweep(variants, _partitions, (s, v) => s with { Partitions = v });
+        variants = Sweep(variants, _producers, (s, v) => s with { Producers = v });
+        variants = Sweep(variants, _consumers, (s, v) => s with { Consumers = v });
         return [.. variants];
     }
 
@@ -331,6 +391,49 @@ public sealed class BenchmarkPlanBuilder
     {
         foreach (var value in values.Where(v => v <= 0))
             errors.Add(new ValidationError(ValidationSeverity.Error, $"{name} {value} is not positive: use a value of at least 1."));
+    }
+
+    private static void CheckRange(int[] values, string name, List<ValidationError> errors)
+    {
+        foreach (var value in values.Where(v => v < 1 || v > MaxProducers))
+            errors.Add(new ValidationError(ValidationSeverity.Error, $"{name} {value} is out of range: use 1 to {MaxProducers} per client."));
+    }
+
+    /// <summary>The load options: rates, duration, warm-up, interval, and what does not go with them.</summary>
+    private void ValidateLoad(List<ValidationError> errors)
+    {
+        void Error(string message) => errors.Add(new ValidationError(ValidationSeverity.Error, message));
+        foreach (var rate in _rates.Where(r => !(r > 0) || double.IsInfinity(r)))
+            Error($"Rate {rate} is not a positive number of records per second: give e.g. --rate 10000.");
+        foreach (var rate in _rates.Where(r => r > MaxRate))
+            Error($"Rate {rate} is above {MaxRate:0} records per second: give a lower rate.");
+        if (_options.Duration is { } duration && duration <= TimeSpan.Zero)
+            Error("The duration must be positive: give e.g. --duration 60s.");
+        if (_options.LoadWarmup < TimeSpan.Zero) Error("The warm-up must not be negative: give e.g. --warmup 5s, or 0s for none.");
+        if (_options.Interval < MinInterval) Error($"The interval must be at least {MinInterval.TotalMilliseconds:0} ms: give e.g. --interval 1s.");
+        bool loadRuns = _rates.Count > 0 || _producers.Any(p => p > 1) || _consumers.Any(c => c > 1);
+        if (_rates.Count == 0)
+        {
+            if (_options.Duration is not null) Error("A duration applies to runs at a rate: add --rate, or give --messages for a burst.");
+            if (_loadWarmupSet && _options.LoadWarmup > TimeSpan.Zero) Error("--warmup applies to runs at a rate (a burst runs an excluded warm-up run instead): add --rate, or leave it out.");
+            if (_intervalSet && !loadRuns) Error("--interval applies to load runs (--rate, or several --producers or --consumers): add one, or leave it out.");
+            return;
+        }
+        if (_options.Duration is not null && _messageCountsGiven)
+            Error("Give either --duration or --messages with --rate, not both: a rate run lasts one or sends the other.");
+        if (_options.Duration is null && _messageCounts.Count == 0)
+            Error("A rate needs a duration or a message count: add e.g. --duration 60s.");
+        if (_scenarios.Contains(ScenarioKind.Consume))
+            Error("A consume reads a filled topic as fast as it can, so a rate means nothing to it: use --scenarios produce and/or roundtrip with --rate (roundtrip measures consumers at the rate).");
+        if (_references.Count > 0)
+            Error("References (kcat, kafka-tools) send bursts only: leave --references out with --rate.");
+        foreach (var rate in _rates.Where(r => r > 0 && !double.IsInfinity(r)))
+        {
+            long records = _options.Duration is { } d ? BenchmarkPlan.MeasuredRecords(rate, d) : _messageCounts.DefaultIfEmpty(0).Max();
+            long warmup = (long)Math.Round(rate * Math.Max(0, _options.LoadWarmup.TotalSeconds));
+            if (records + warmup > int.MaxValue)
+                Error($"At {rate} records per second the run would send {records + warmup} records, more than {int.MaxValue}: shorten the duration.");
+        }
     }
 
     private static void CheckNonNegative(int[] values, string name, List<ValidationError> errors)

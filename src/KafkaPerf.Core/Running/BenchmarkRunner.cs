@@ -1,4 +1,5 @@
 using KafkaPerf.Clients;
+using KafkaPerf.Load;
 using KafkaPerf.Measurement;
 using KafkaPerf.Payloads;
 using KafkaPerf.Reporting;
@@ -110,7 +111,7 @@ public sealed class BenchmarkRunner
                 // References run only produce and consume, without warm-up: every run of theirs is a process of its own.
                 var cellClients = plan.ClientsFor(cell);
                 var order = new List<(string Client, int Repetition)>();
-                if (plan.Warmup) order.AddRange(cellClients.Where(c => !plan.IsReference(c)).Select(c => (c, 0)));
+                order.AddRange(cellClients.Where(c => plan.HasWarmupRun(cell, c)).Select(c => (c, 0)));
                 order.AddRange(plan.Order == RunOrderKind.Shuffled
                     ? RunOrder.Shuffled(cellClients, plan.Repeat, plan.Seed + sequence)
                     : RunOrder.Balanced(cellClients, plan.Repeat));
@@ -172,7 +173,7 @@ public sealed class BenchmarkRunner
         RunMeasurement measurement;
         try
         {
-            await client.CreateTopicAsync(new TopicSpec(run.Topic, cell.Settings.Partitions ?? plan.Partitions), cancellationToken);
+            await client.CreateTopicAsync(new TopicSpec(run.Topic, PartitionsFor(plan, cell)), cancellationToken);
         }
         catch (TopicExistsException ex)
         {
@@ -202,14 +203,19 @@ public sealed class BenchmarkRunner
                 StallTimeout = plan.StallTimeout,
                 Broker = _connection.BrokerProbe,
                 Clock = _clock,
+                Load = plan.LoadOf(cell),
+                Producers = cell.Settings.Producers ?? 1,
+                Consumers = cell.Settings.Consumers ?? 1,
+                Interval = plan.Interval,
             };
             // Garbage from the previous run is collected now, not inside the next timed section.
             GC.Collect();
             GC.WaitForPendingFinalizers();
             GC.Collect();
-            var scenario = Scenario.For(cell.Scenario);
             measurement = await Task.Factory.StartNew(
-                () => client is IReferenceClient reference ? reference.Run(cell.Scenario, context, cancellationToken) : scenario.Run(context, cancellationToken),
+                () => client is IReferenceClient reference ? reference.Run(cell.Scenario, context, cancellationToken)
+                    : LoadScenario.Applies(context) ? LoadScenario.For(cell.Scenario).Run(context, cancellationToken)
+                    : Scenario.For(cell.Scenario).Run(context, cancellationToken),
                 cancellationToken, TaskCreationOptions.LongRunning, TaskScheduler.Default);
         }
         catch (Exception ex) when (ex is not OperationCanceledException)
@@ -221,6 +227,17 @@ public sealed class BenchmarkRunner
             if (!plan.KeepTopics) await DeleteTopicAsync(client, run.Topic, warnings, progress);
         }
         return (ToRecord(run, measurement), measurement);
+    }
+
+    /// <summary>A run's topic partitions: the variant's or the plan's, and at least one per consumer of the group.</summary>
+    /// <param name="plan">The plan.</param>
+    /// <param name="cell">The cell.</param>
+    /// <returns>The partition count.</returns>
+    public static int PartitionsFor(BenchmarkPlan plan, PlanCell cell)
+    {
+        ArgumentNullException.ThrowIfNull(plan);
+        ArgumentNullException.ThrowIfNull(cell);
+        return Math.Max(cell.Settings.Partitions ?? plan.Partitions, cell.Settings.Consumers ?? 1);
     }
 
     /// <summary>An exception's type without generic arity (ProduceException, not ProduceException`2).</summary>
@@ -288,8 +305,25 @@ public sealed class BenchmarkRunner
             LatencySampleStride = m.LatencySampleStride,
             CountersPerMessage = m.CountersPerMessage,
             Resources = m.Resources,
+            OfferedRate = cell.Rate,
+            AchievedRate = m.AchievedRate,
+            ResponseTime = Summary(m.ResponseTime),
+            ServiceTime = Summary(m.ServiceTime),
+            SendDelay = Summary(m.SendDelay),
+            ResponseTimeHistogram = m.ResponseTime,
+            ServiceTimeHistogram = m.ServiceTime,
+            SendDelayHistogram = m.SendDelay,
+            Intervals = m.Intervals is { Count: > 0 } intervals ? intervals : null,
+            StartedAtUtc = m.StartedAtUtc,
+            WarmupRecords = m.WarmupRecords,
+            Producers = m.Producers,
+            Consumers = m.Consumers,
+            ServiceTimeMissed = m.ServiceTimeMissed,
         };
     }
+
+    private static LatencySummary? Summary(HdrHistogram.HistogramBase? histogram) =>
+        histogram is { TotalCount: > 0 } h ? LatencySummary.From(h, unitsPerMicrosecond: 1000) : null;
 
     private static string Describe(RunMeasurement m) =>
         $"verification failed: {m.Lost} lost, {m.Duplicates} duplicated, {m.Unexpected} unexpected, {m.PayloadMismatches} payload mismatches";

@@ -32,8 +32,10 @@ internal sealed class ClientCounters
 
     /// <summary>Reads everything at the end of the timed section (call it right after the clock stops).</summary>
     /// <param name="messages">Messages of the run, for the figures per message.</param>
+    /// <param name="harnessAllocatedBytes">Bytes the harness itself allocated meanwhile on threads of its own (a load run's
+    /// interval sampler), left out of the client's allocations.</param>
     /// <returns>The client's counters' growth per message (<see langword="null"/> when it keeps none) and the resources used.</returns>
-    public (IReadOnlyDictionary<string, double>? PerMessage, RunResources Resources) Stop(long messages)
+    public (IReadOnlyDictionary<string, double>? PerMessage, RunResources Resources) Stop(long messages, long harnessAllocatedBytes = 0)
     {
         var process = ProcessResources.Now();
         var perMessage = PerMessage(_context.Client, _counters, messages);
@@ -48,7 +50,7 @@ internal sealed class ClientCounters
             Gen0Collections = process.Gen0Collections - _process.Gen0Collections,
             Gen1Collections = process.Gen1Collections - _process.Gen1Collections,
             Gen2Collections = process.Gen2Collections - _process.Gen2Collections,
-            AllocatedBytes = process.AllocatedBytes - _process.AllocatedBytes,
+            AllocatedBytes = Math.Max(0, process.AllocatedBytes - _process.AllocatedBytes - harnessAllocatedBytes),
             RuntimeGcMillis = runtime?.GcMillis - _runtime?.GcMillis,
             RuntimeGcCount = runtime?.GcCount - _runtime?.GcCount,
             RuntimeHeapUsedBytes = runtime?.HeapUsedBytes,

@@ -28,4 +28,27 @@ internal static class ProgressWait
         }
         return true;
     }
+
+    /// <summary>Waits until <paramref name="done"/> holds, checking every 50 ms.</summary>
+    /// <returns><see langword="true"/> when it held, <see langword="false"/> when <paramref name="progress"/> stalled past the timeout.</returns>
+    public static bool Until(Func<bool> done, Func<long> progress, TimeSpan stallTimeout, CancellationToken cancellationToken)
+    {
+        long last = progress();
+        long lastChange = Stopwatch.GetTimestamp();
+        while (!done())
+        {
+            if (cancellationToken.WaitHandle.WaitOne(PollMilliseconds)) cancellationToken.ThrowIfCancellationRequested();
+            long now = progress();
+            if (now != last)
+            {
+                last = now;
+                lastChange = Stopwatch.GetTimestamp();
+            }
+            else if (Stopwatch.GetElapsedTime(lastChange) > stallTimeout)
+            {
+                return done();
+            }
+        }
+        return true;
+    }
 }

@@ -56,6 +56,41 @@ public sealed record RunMeasurement
     /// disk; <see langword="null"/> when the run failed before its timed section ended.</summary>
     public RunResources? Resources { get; init; }
 
+    /// <summary>The offered rate, in records per second; <see langword="null"/> for a burst.</summary>
+    public double? OfferedRate { get; init; }
+
+    /// <summary>The rate at which the measured records were really sent, in records per second (rate runs).</summary>
+    public double? AchievedRate { get; init; }
+
+    /// <summary>Response time in nanoseconds: from when each timed record was due to its acknowledgement (produce) or
+    /// arrival (roundtrip); rate runs only. It includes every delay of the sender, so a stall cannot hide.</summary>
+    public HistogramBase? ResponseTime { get; init; }
+
+    /// <summary>Service time in nanoseconds: from when each timed record was actually sent (load runs).</summary>
+    public HistogramBase? ServiceTime { get; init; }
+
+    /// <summary>Send delay in nanoseconds: actual − intended send time of each timed record (rate runs).</summary>
+    public HistogramBase? SendDelay { get; init; }
+
+    /// <summary>The time series of a load run, one entry per interval.</summary>
+    public IReadOnlyList<Reporting.IntervalRecord>? Intervals { get; init; }
+
+    /// <summary>When the first record was due (wall clock), for the intervals' absolute times.</summary>
+    public DateTimeOffset? StartedAtUtc { get; init; }
+
+    /// <summary>Records of the warm-up at the start of a rate run, excluded from every figure.</summary>
+    public long WarmupRecords { get; init; }
+
+    /// <summary>Producer instances that sent the run's records.</summary>
+    public int Producers { get; init; } = 1;
+
+    /// <summary>Consumers in the run's group.</summary>
+    public int Consumers { get; init; } = 1;
+
+    /// <summary>Timed records whose service time could not be recorded: still in flight after
+    /// <see cref="Load.SendTimeRing.MaxCapacity"/> newer timed records (their response time was recorded).</summary>
+    public long ServiceTimeMissed { get; init; }
+
     /// <summary>Whether the run succeeded: no error, nothing lost, no duplicate, nothing unexpected.</summary>
     public bool Succeeded => Error is null && Lost == 0 && Duplicates == 0 && Unexpected == 0 && PayloadMismatches == 0;
 }

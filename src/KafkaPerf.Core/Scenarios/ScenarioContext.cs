@@ -33,6 +33,18 @@ public sealed record ScenarioContext
     /// <summary>Reads the broker's CPU and the topic's bytes on disk around the timed section; none when <see langword="null"/>.</summary>
     public IBrokerProbe? Broker { get; init; }
 
+    /// <summary>A rate, warm-up and duration; <see langword="null"/> for a burst of <see cref="MessageCount"/> records.</summary>
+    public Load.RateLoad? Load { get; init; }
+
+    /// <summary>Producer instances, each on its own thread, sharing the records (and the rate).</summary>
+    public int Producers { get; init; } = 1;
+
+    /// <summary>Consumers in one group (roundtrip and consume).</summary>
+    public int Consumers { get; init; } = 1;
+
+    /// <summary>The length of one interval of a load run's time series.</summary>
+    public TimeSpan Interval { get; init; } = KafkaPerf.Load.RateLoad.DefaultInterval;
+
     /// <summary>The clock.</summary>
     public IClock Clock { get; init; } = StopwatchClock.Instance;
 

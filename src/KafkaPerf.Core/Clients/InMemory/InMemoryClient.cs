@@ -8,7 +8,7 @@ namespace KafkaPerf.Clients.InMemory;
 /// </summary>
 public sealed class InMemoryClient : IBenchClient
 {
-    private readonly ConcurrentDictionary<string, InMemoryTopic> _topics = new(StringComparer.Ordinal);
+    private readonly ConcurrentDictionary<string, PartitionedTopic> _topics = new(StringComparer.Ordinal);
     private readonly InMemoryClientOptions _options;
     private readonly SegmentPool _segments = new();
 
@@ -51,7 +51,7 @@ public sealed class InMemoryClient : IBenchClient
     public ValueTask CreateTopicAsync(TopicSpec topic, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(topic);
-        if (!_topics.TryAdd(topic.Name, new InMemoryTopic(_options.MaxQueuedRecords, _segments)))
+        if (!_topics.TryAdd(topic.Name, new PartitionedTopic(topic.Partitions, _options.MaxQueuedRecords, _segments)))
             throw new InvalidOperationException($"Topic '{topic.Name}' already exists.");
         return ValueTask.CompletedTask;
     }
@@ -75,7 +75,7 @@ public sealed class InMemoryClient : IBenchClient
         return ValueTask.CompletedTask;
     }
 
-    private InMemoryTopic GetTopic(string name) =>
+    private PartitionedTopic GetTopic(string name) =>
         _topics.TryGetValue(name, out var topic)
             ? topic
             : throw new InvalidOperationException($"Topic '{name}' does not exist; create it first.");

@@ -6,8 +6,16 @@ public sealed record InMemoryClientOptions
     /// <summary>The name the client registers under (default <c>inmemory</c>); tests register a second, slower one.</summary>
     public string Name { get; init; } = "inmemory";
 
-    /// <summary>A busy-wait added to every send, to make a deliberately slower client.</summary>
+    /// <summary>A busy-wait added to every send, to make a deliberately slower client: it takes at most one record per
+    /// delay, so at a rate above that its sends fall behind (a client with a known knee).</summary>
     public TimeSpan SendDelay { get; init; } = TimeSpan.Zero;
+
+    /// <summary>The record whose send stalls for <see cref="PauseDuration"/> (once per producer), to inject a client-side
+    /// stall; <see langword="null"/>: none.</summary>
+    public long? PauseAtRecord { get; init; }
+
+    /// <summary>How long the send of <see cref="PauseAtRecord"/> stalls.</summary>
+    public TimeSpan PauseDuration { get; init; } = TimeSpan.FromSeconds(1);
 
     /// <summary>Whether delivery reports count as acknowledgements with a latency (off by default: they are immediate,
     /// so timing them would only measure the clock).</summary>

@@ -1,9 +1,10 @@
 namespace KafkaPerf.Clients.InMemory;
 
-internal sealed class InMemoryConsumer(InMemoryTopic topic, IReadOnlyDictionary<string, string> config) : IBenchConsumer
+internal sealed class InMemoryConsumer(PartitionedTopic topic, IReadOnlyDictionary<string, string> config) : IBenchConsumer
 {
     private Thread? _thread;
     private volatile bool _stopping;
+    private int _member = -1;
 
     public IReadOnlyDictionary<string, string> EffectiveConfig => config;
 
@@ -13,7 +14,7 @@ internal sealed class InMemoryConsumer(InMemoryTopic topic, IReadOnlyDictionary<
     {
         ArgumentNullException.ThrowIfNull(sink);
         if (_thread is not null) throw new InvalidOperationException("The consumer was already started.");
-        topic.AttachConsumer();
+        _member = topic.Join();
         _thread = new Thread(() => Poll(sink)) { IsBackground = true, Name = "kafkaperf-inmemory-poll" };
         _thread.Start();
     }
@@ -22,7 +23,8 @@ internal sealed class InMemoryConsumer(InMemoryTopic topic, IReadOnlyDictionary<
     {
         _stopping = true;
         _thread?.Join();
-        topic.DetachConsumer();
+        if (_member >= 0) topic.Leave();
+        _member = -1;
     }
 
     public void Dispose() => StopPolling();
@@ -33,7 +35,7 @@ internal sealed class InMemoryConsumer(InMemoryTopic topic, IReadOnlyDictionary<
         var spinner = new SpinWait();
         while (!_stopping)
         {
-            if (topic.Drain(sink) > 0)
+            if (topic.Drain(_member, sink) > 0)
                 spinner.Reset();
             else
                 spinner.SpinOnce(sleep1Threshold: -1);

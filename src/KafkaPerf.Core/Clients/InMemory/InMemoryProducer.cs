@@ -2,19 +2,37 @@ using System.Diagnostics;
 
 namespace KafkaPerf.Clients.InMemory;
 
-internal sealed class InMemoryProducer(
-    InMemoryTopic topic, IDeliverySink sink, InMemoryClientOptions options, IReadOnlyDictionary<string, string> config)
-    : IBenchProducer
+internal sealed class InMemoryProducer : IBenchProducer
 {
-    private readonly long _delayTicks = (long)(options.SendDelay.TotalSeconds * Stopwatch.Frequency);
+    private readonly PartitionedTopic _topic;
+    private readonly IDeliverySink _sink;
+    private readonly InMemoryClientOptions _options;
+    private readonly long _delayTicks;
+    private bool _paused;
 
-    public IReadOnlyDictionary<string, string> EffectiveConfig => config;
+    public InMemoryProducer(PartitionedTopic topic, IDeliverySink sink, InMemoryClientOptions options, IReadOnlyDictionary<string, string> config)
+    {
+        _topic = topic;
+        _sink = sink;
+        _options = options;
+        _delayTicks = (long)(options.SendDelay.TotalSeconds * Stopwatch.Frequency);
+        EffectiveConfig = config;
+        topic.AddProducer();
+    }
+
+    public IReadOnlyDictionary<string, string> EffectiveConfig { get; }
 
     public void Send(long key, ReadOnlyMemory<byte> value)
     {
         if (_delayTicks > 0) Delay();
-        topic.Append(key, value);
-        sink.OnDelivered(key);
+        if (key == _options.PauseAtRecord && !_paused)
+        {
+            // A client-side stall (a GC pause, a blocked send): this send, and the caller, wait.
+            _paused = true;
+            Thread.Sleep(_options.PauseDuration);
+        }
+        _topic.Append(key, value);
+        _sink.OnDelivered(key);
     }
 
     public void Flush(CancellationToken cancellationToken) => cancellationToken.ThrowIfCancellationRequested();

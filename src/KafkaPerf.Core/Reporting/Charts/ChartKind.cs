@@ -11,4 +11,10 @@ public enum ChartKind
 
     /// <summary>Latency by percentile, one curve per client.</summary>
     Latency,
+
+    /// <summary>A load cell's time series: rate or latency per interval.</summary>
+    TimeSeries,
+
+    /// <summary>Latency against offered rate (the sustainable-rate search).</summary>
+    RateCurve,
 }

@@ -92,7 +92,7 @@ internal sealed class SvgBuilder
         _text.Append(CultureInfo.InvariantCulture, $"\" fill=\"{fill}\" stroke=\"#ffffff\" stroke-width=\"1\"/>\n");
     }
 
-    private static string Attr(string name, string? value) => value is null ? string.Empty : $" {name}=\"{Escape(value)}\"";
+    private static string Attr(string name, string? value) => string.IsNullOrEmpty(value) ? string.Empty : $" {name}=\"{Escape(value)}\"";
 
     private static string N(double value) => value.ToString("0.##", CultureInfo.InvariantCulture);
 }

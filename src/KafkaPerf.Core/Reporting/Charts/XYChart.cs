@@ -119,7 +119,7 @@ internal sealed class XYChart
                 }
             }
             var mapped = points.Select(p => (X.Map(p.X) + (series.Markers ? offset : 0), Y.Map(p.Y))).ToList();
-            svg.Polyline(mapped, colour, series.Markers ? 2 : 2.2, series.Markers ? null : ChartTheme.DashOf(series.Index));
+            svg.Polyline(mapped, colour, series.Markers ? 2 : 2.2, DashOf(series));
             if (series.Markers)
             {
                 foreach (var (x, y) in mapped) svg.Marker(x, y, series.Index, colour);
@@ -161,7 +161,7 @@ internal sealed class XYChart
             }
             else
             {
-                svg.Line(left, y, left + 26, y, colour, 2.5, empty ? null : ChartTheme.DashOf(series.Index));
+                svg.Line(left, y, left + 26, y, colour, 2.5, empty ? null : DashOf(series));
             }
             svg.Text(left + 32, y + (ChartTheme.LegendSize * 0.35), LegendText(series), ChartTheme.LegendSize, fill: empty ? ChartTheme.MutedText : ChartTheme.Text, cssClass: "legend-entry");
         }
@@ -174,6 +174,8 @@ internal sealed class XYChart
 
     private static bool IsFinite(double value) => double.IsFinite(value);
 
+    private static string? DashOf(Series series) => series.Dash ?? (series.Markers ? null : ChartTheme.DashOf(series.Index));
+
     /// <summary>One client's line.</summary>
     /// <param name="Name">The legend text.</param>
     /// <param name="Index">The client's place in the plan: its colour, marker and dash in every chart.</param>
@@ -181,7 +183,8 @@ internal sealed class XYChart
     /// <param name="Markers">Whether points get markers (few points) or not (a dense curve).</param>
     /// <param name="Whiskers">Whether points carry a low–high range.</param>
     /// <param name="EmptyText">What the legend says when the series has no point.</param>
-    public sealed record Series(string Name, int Index, IReadOnlyList<Point> Points, bool Markers, bool Whiskers, string EmptyText = "no data");
+    /// <param name="Dash">A dash pattern instead of the client's own (two lines of one client in one chart).</param>
+    public sealed record Series(string Name, int Index, IReadOnlyList<Point> Points, bool Markers, bool Whiskers, string EmptyText = "no data", string? Dash = null);
 
     /// <summary>A point, with the ends of its whisker when it has one.</summary>
     public readonly record struct Point(double X, double Y, double Low = double.NaN, double High = double.NaN);

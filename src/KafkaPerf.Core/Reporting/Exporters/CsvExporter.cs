@@ -11,7 +11,11 @@ public sealed class CsvExporter : ResultExporterBase
         "elapsedSeconds", "messagesPerSecond", "megabytesPerSecond", "sent", "delivered", "received", "lost", "duplicates",
         "unexpected", "payloadMismatches", "prefetch", "succeeded", "latencyP50Micros", "latencyP99Micros", "latencyMaxMicros",
         "cpuUserSeconds", "cpuSystemSeconds", "gen0Collections", "gen1Collections", "gen2Collections", "allocatedBytes",
-        "runtimeGcMillis", "runtimeHeapUsedBytes", "brokerCpuSeconds", "topicBytesOnDisk", "diskBytesPerPayloadByte", "error",
+        "runtimeGcMillis", "runtimeHeapUsedBytes", "brokerCpuSeconds", "topicBytesOnDisk", "diskBytesPerPayloadByte",
+        "offeredRate", "achievedRate", "producers", "consumers", "warmupRecords",
+        "responseP50Micros", "responseP99Micros", "responseP999Micros", "responseMaxMicros",
+        "serviceP50Micros", "serviceP99Micros", "serviceP999Micros", "serviceMaxMicros", "sendDelayP99Micros", "sendDelayMaxMicros",
+        "error",
     ];
 
     /// <inheritdoc />
@@ -19,6 +23,16 @@ public sealed class CsvExporter : ResultExporterBase
 
     /// <inheritdoc />
     public override string FileExtension => "csv";
+
+    /// <inheritdoc />
+    /// <remarks>Load runs add their time series: one row per run and interval (<c>-intervals.csv</c>), and the intervals'
+    /// histograms in HdrHistogram's log format (<c>-intervals.hlog</c>).</remarks>
+    public override IReadOnlyList<CompanionFile> CompanionFiles(BenchmarkResult result)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        if (!result.Runs.Any(r => r.Intervals is { Count: > 0 })) return [];
+        return [new CompanionFile("intervals", "csv", writer => IntervalCsv.Write(result, writer)), new CompanionFile("intervals", "hlog", writer => HistogramLog.Write(result, writer))];
+    }
 
     /// <inheritdoc />
     public override void Export(BenchmarkResult result, TextWriter writer)
@@ -40,23 +54,28 @@ public sealed class CsvExporter : ResultExporterBase
                 Num(run.Latency?.P50Micros), Num(run.Latency?.P99Micros), Num(run.Latency?.MaxMicros),
                 Num(r?.CpuUserSeconds), Num(r?.CpuSystemSeconds), Num(r?.Gen0Collections), Num(r?.Gen1Collections), Num(r?.Gen2Collections),
                 Num(r?.AllocatedBytes), Num(r?.RuntimeGcMillis), Num(r?.RuntimeHeapUsedBytes), Num(r?.BrokerCpuSeconds),
-                Num(r?.TopicBytesOnDisk), Num(r?.DiskBytesPerPayloadByte), run.Error ?? string.Empty,
+                Num(r?.TopicBytesOnDisk), Num(r?.DiskBytesPerPayloadByte),
+                Num(run.OfferedRate), Num(run.AchievedRate), Num(run.Producers), Num(run.Consumers), Num(run.WarmupRecords),
+                Num(run.ResponseTime?.P50Micros), Num(run.ResponseTime?.P99Micros), Num(run.ResponseTime?.P999Micros), Num(run.ResponseTime?.MaxMicros),
+                Num(run.ServiceTime?.P50Micros), Num(run.ServiceTime?.P99Micros), Num(run.ServiceTime?.P999Micros), Num(run.ServiceTime?.MaxMicros),
+                Num(run.SendDelay?.P99Micros), Num(run.SendDelay?.MaxMicros),
+                run.Error ?? string.Empty,
             ];
             writer.Write(string.Join(',', fields.Select(Quote)));
             writer.Write('\n');
         }
     }
 
-    private static string Num(long value) => value.ToString(CultureInfo.InvariantCulture);
+    internal static string Num(long value) => value.ToString(CultureInfo.InvariantCulture);
 
-    private static string Num(long? value) => value is { } v ? Num(v) : string.Empty;
+    internal static string Num(long? value) => value is { } v ? Num(v) : string.Empty;
 
-    private static string Num(double? value) =>
+    internal static string Num(double? value) =>
         value is not { } v || double.IsNaN(v) ? string.Empty : v.ToString("R", CultureInfo.InvariantCulture);
 
-    private static string Bool(bool value) => value ? "true" : "false";
+    internal static string Bool(bool value) => value ? "true" : "false";
 
     // RFC 4180: quote fields holding a comma, a quote or a line break; double the quotes inside.
-    private static string Quote(string field) =>
+    internal static string Quote(string field) =>
         field.AsSpan().IndexOfAny(",\"\n\r") >= 0 ? $"\"{field.Replace("\"", "\"\"", StringComparison.Ordinal)}\"" : field;
 }

@@ -29,7 +29,8 @@ public sealed class MarkdownExporter : ResultExporterBase
         writer.Write($"- {env.Runtime}{(env.GarbageCollector is null ? string.Empty : $" ({env.GarbageCollector} GC)")} on {env.Os} ({env.Architecture}), {env.ProcessorCount} CPUs ({env.ProcessorName}), machine {env.MachineName}\n");
         var brokerFacts = new[] { env.BrokerVersion is null ? null : $"Kafka {env.BrokerVersion}", env.BrokerDescription }.OfType<string>().ToList();
         writer.Write($"- Broker: {env.BootstrapServers ?? "none"}{(brokerFacts.Count == 0 ? string.Empty : $" ({string.Join(", ", brokerFacts)})")}\n");
-        writer.Write($"- Plan: {plan.Repeat} measured runs per client and cell{(plan.Warmup ? " after 1 excluded warm-up" : string.Empty)}, "
+        string warmup = plan.IsRate ? $" at a rate, each after a {F(plan.LoadWarmup.TotalSeconds, "0.###")} s warm-up at the same rate" : plan.Warmup ? " after 1 excluded warm-up" : string.Empty;
+        writer.Write($"- Plan: {plan.Repeat} measured runs per client and cell{warmup}, "
             + $"{plan.Order.ToString().ToLowerInvariant()} order, seed {F(plan.Seed)}, {plan.Payload.ToString().ToLowerInvariant()} payload, "
             + $"{F(plan.Partitions)} partition(s), tolerance ±{F(plan.Tolerance * 100, "0.#")} %\n\n");
 
@@ -42,6 +43,7 @@ public sealed class MarkdownExporter : ResultExporterBase
         writer.Write('\n');
 
         WriteRatioTables(result, writer);
+        WriteLoad(result, writer);
         WriteStatistics(result, writer);
         WriteResources(result, writer);
 
@@ -97,6 +99,40 @@ public sealed class MarkdownExporter : ResultExporterBase
             }
             writer.Write('\n');
         }
+    }
+
+    /// <summary>Cells of load runs (a rate, or several producers or consumers): the rate offered and achieved, and
+    /// the three latencies, merged over the measured runs.</summary>
+    private static void WriteLoad(BenchmarkResult result, TextWriter writer)
+    {
+        var cells = result.Cells.Where(c => c.OfferedRate is not null || c.ServiceTime is not null).ToList();
+        if (cells.Count == 0) return;
+        writer.Write("## Load\n\n");
+        writer.Write("Runs at a rate: response time from when each record was due (it includes every delay of the sender, so a stall cannot hide), "
+            + "service time from when it was actually sent, send delay = actual − intended send time; produce: to the acknowledgement, roundtrip: to the arrival. "
+            + "Percentiles merged from every measured run's histogram; achieved = the median run's measured records over the time from the first one's due time to the last send. "
+            + "A burst with several producers or consumers has no due time: its latency is the service time.\n\n");
+        writer.Write("| scenario | variant | client | payload B | offered msg/s | achieved msg/s | runs | failed | response p50 µs | p99 µs | p99.9 µs | max µs | service p50 µs | p99 µs | max µs | send delay p99 µs | max µs | lost | dup |\n");
+        writer.Write("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        foreach (var c in cells)
+        {
+            writer.Write($"| {Name(c.Scenario)} | {c.Variant} | {c.Client} | {F(c.PayloadBytes)} | {F(c.OfferedRate, "0")} | {F(c.AchievedRate?.Median, "0")} | {F(c.Runs)} | {F(c.FailedRuns)} "
+                + $"| {F(c.ResponseTime?.P50Micros, "0.0")} | {F(c.ResponseTime?.P99Micros, "0.0")} | {F(c.ResponseTime?.P999Micros, "0.0")} | {F(c.ResponseTime?.MaxMicros, "0.0")} "
+                + $"| {F(c.ServiceTime?.P50Micros, "0.0")} | {F(c.ServiceTime?.P99Micros, "0.0")} | {F(c.ServiceTime?.MaxMicros, "0.0")} "
+                + $"| {F(c.SendDelay?.P99Micros, "0.0")} | {F(c.SendDelay?.MaxMicros, "0.0")} | {F(c.Lost)} | {F(c.Duplicates)} |\n");
+        }
+        writer.Write('\n');
+        var comparisons = result.Comparisons.Where(c => c.ResponseTimeP99 is not null).ToList();
+        if (comparisons.Count == 0) return;
+        writer.Write("p99 response time of each run against the baseline's (robust ratio: below 100 % the candidate answers sooner):\n\n");
+        writer.Write("| scenario | variant | payload B | offered msg/s | candidate | baseline | robust ratio % | 95 % CI | verdict |\n|---|---|---:|---:|---|---|---:|---|---|\n");
+        foreach (var c in comparisons)
+        {
+            var p = c.ResponseTimeP99!;
+            writer.Write($"| {Name(c.Scenario)} | {c.Variant} | {F(c.PayloadBytes)} | {F(c.OfferedRate, "0")} | {c.Candidate} | {c.Baseline} | {F(p.ShiftRatio * 100, "0.0")} "
+                + $"| {F(p.ShiftRatioLow * 100, "0.0")}–{F(p.ShiftRatioHigh * 100, "0.0")} | {VerdictText(p.Verdict, c.Candidate)} |\n");
+        }
+        writer.Write('\n');
     }
 
     private static void WriteStatistics(BenchmarkResult result, TextWriter writer)
