@@ -4,6 +4,9 @@
 #  - Maven, which fetches Apache Kafka's jars (eng/fetch-kafka.sh -> artifacts/kafka/libs)
 #  - kcat, librdkafka's command-line client, the native reference in benchmarks
 #  - chromium, in which a test renders the HTML report headless to check its charts
+#  - a Docker engine (Debian's docker.io), started when it is not running, and a local Kafka image built from the
+#    fetched jars (eng/build-kafka-image.sh), for the tests that run Kafka in a container through Testcontainers;
+#    KAFKAPERF_NO_DOCKER=1 leaves Docker alone (those tests then skip, saying why)
 # librdkafka itself comes from NuGet (librdkafka.redist, through Confluent.Kafka), as for any Confluent.Kafka user.
 # Debian/Ubuntu get the OS packages through apt-get (root or sudo); elsewhere it names what to install.
 set -euo pipefail
@@ -17,6 +20,9 @@ fi
 if [ -z "${KAFKAPERF_KAFKA_HOME:-}" ] && ! command -v mvn >/dev/null 2>&1; then need+=(maven); fi
 command -v kcat >/dev/null 2>&1 || need+=(kcat)
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
+want_docker=1
+if [ "${KAFKAPERF_NO_DOCKER:-}" = "1" ] || [ "$(uname -s)" != "Linux" ]; then want_docker=0; fi
+if [ "$want_docker" = 1 ] && ! command -v dockerd >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then need+=(docker.io); fi
 
 if [ ${#need[@]} -gt 0 ]; then
   if ! command -v apt-get >/dev/null 2>&1; then
@@ -31,3 +37,20 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 
 "$root/eng/fetch-kafka.sh"
+
+if [ "$want_docker" = 1 ]; then
+  # The engine: started here when it is installed but not running and this script may start it (root or sudo).
+  if command -v dockerd >/dev/null 2>&1 && ! docker info >/dev/null 2>&1; then
+    if [ "$(id -u)" -eq 0 ] || sudo -n true 2>/dev/null; then
+      sudo=""; if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+      echo "install-prerequisites: starting the Docker engine (dockerd; its log: /var/log/kafkaperf-dockerd.log)" >&2
+      $sudo sh -c 'nohup dockerd >/var/log/kafkaperf-dockerd.log 2>&1 &'
+      for _ in $(seq 1 60); do docker info >/dev/null 2>&1 && break; sleep 0.5; done
+    fi
+  fi
+  if docker info >/dev/null 2>&1; then
+    "$root/eng/build-kafka-image.sh"
+  else
+    echo "install-prerequisites: no Docker engine answers here (and none could be started): the tests that run Kafka in a container will skip." >&2
+  fi
+fi

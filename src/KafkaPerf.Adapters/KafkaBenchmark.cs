@@ -29,22 +29,29 @@ public static class KafkaBenchmark
 {
     /// <summary>Runs on a Kafka broker KafkaPerf starts for the run and stops after it (the CLI's default).</summary>
     /// <param name="options">Heap, Kafka distribution, Java; defaults when omitted.</param>
-    public static KafkaBenchmarkBuilder OnEmbeddedBroker(EmbeddedKafkaBrokerOptions? options = null) => new(null, options ?? new EmbeddedKafkaBrokerOptions());
+    public static KafkaBenchmarkBuilder OnEmbeddedBroker(EmbeddedKafkaBrokerOptions? options = null) => new(BrokerSource.Embedded(options));
 
     /// <summary>Runs on an existing cluster.</summary>
     /// <param name="bootstrapServers"><c>host:port,…</c>.</param>
-    public static KafkaBenchmarkBuilder OnCluster(string bootstrapServers)
+    public static KafkaBenchmarkBuilder OnCluster(string bootstrapServers) => new(BrokerSource.Cluster(bootstrapServers));
+
+    /// <summary>Runs on a Kafka broker in a container that Testcontainers starts for the run and removes after it.</summary>
+    /// <param name="image">The image; <c>apache/kafka:4.3.1</c> when omitted.</param>
+    public static KafkaBenchmarkBuilder InContainer(string? image = null) => new(BrokerSource.Container(image));
+
+    /// <summary>Runs on the broker of <paramref name="source"/>.</summary>
+    /// <param name="source">Embedded, a container or an existing cluster.</param>
+    public static KafkaBenchmarkBuilder On(BrokerSource source)
     {
-        ArgumentException.ThrowIfNullOrWhiteSpace(bootstrapServers);
-        return new(bootstrapServers, null);
+        ArgumentNullException.ThrowIfNull(source);
+        return new(source);
     }
 }
 
 /// <summary>What to run; every option of <c>dotnet kafkaperf run</c> is reachable, the rarer ones through <see cref="Plan"/>.</summary>
 public sealed class KafkaBenchmarkBuilder
 {
-    private readonly string? _bootstrap;
-    private readonly EmbeddedKafkaBrokerOptions? _brokerOptions;
+    private readonly BrokerSource _source;
     private readonly BenchmarkPlanBuilder _plan = new();
     private readonly List<ScenarioKind> _scenarios = [];
     private readonly List<long> _messages = [];
@@ -52,10 +59,9 @@ public sealed class KafkaBenchmarkBuilder
     private readonly Dictionary<string, IBenchClientFactory> _factories = new(StringComparer.OrdinalIgnoreCase);
     private IBenchmarkProgress? _progress;
 
-    internal KafkaBenchmarkBuilder(string? bootstrap, EmbeddedKafkaBrokerOptions? brokerOptions)
+    internal KafkaBenchmarkBuilder(BrokerSource source)
     {
-        _bootstrap = bootstrap;
-        _brokerOptions = brokerOptions;
+        _source = source;
         foreach (var factory in new IBenchClientFactory[]
         {
             new ConfluentClientFactory(), new JavaClientFactory(false), new JavaClientFactory(true), new InMemoryClientFactory(new InMemoryClientOptions()),
@@ -154,8 +160,9 @@ public sealed class KafkaBenchmarkBuilder
     /// <param name="cancellationToken">Stops the runs; the result then holds those done so far.</param>
     /// <returns>The result: the model the CLI exports (CSV, JSON, Markdown through <c>DefaultExporters</c>).</returns>
     /// <exception cref="PlanValidationException">The plan is not valid or a client cannot run here; one line per problem, as the CLI prints them.</exception>
-    /// <exception cref="PrerequisiteException">Java, Kafka's jars or librdkafka are missing, or the cluster does not answer.</exception>
-    /// <exception cref="BrokerStartException">The embedded broker did not start.</exception>
+    /// <exception cref="PrerequisiteException">Java, Kafka's jars or librdkafka are missing, no Docker engine answers or the
+    /// image cannot be had (a container), or the cluster does not answer.</exception>
+    /// <exception cref="BrokerStartException">The embedded broker or the container did not start.</exception>
     public async Task<BenchmarkResult> RunAsync(CancellationToken cancellationToken = default)
     {
         if (_scenarios.Count > 0)
@@ -164,29 +171,17 @@ public sealed class KafkaBenchmarkBuilder
         }
         var plan = _plan.Build();
         var registry = new ClientRegistry(_factories.Values);
-        var findings = new BenchmarkRunner(registry, new ClientConnection(_bootstrap ?? "embedded")).Validate(plan);
+        var findings = new BenchmarkRunner(registry, new ClientConnection("checked-later")).Validate(plan);
         if (findings.Count > 0) throw new PlanValidationException(findings);
 
-        EmbeddedKafkaBroker? broker = null;
+        ConnectedBroker? broker = null;
         try
         {
-            ClientConnection connection;
-            if (!plan.Clients.Any(name => registry.Get(name).RequiresBroker))
+            ClientConnection connection = ClientConnection.None;
+            if (plan.Clients.Any(name => registry.Get(name).RequiresBroker))
             {
-                connection = ClientConnection.None;
-            }
-            else if (_bootstrap is not null)
-            {
-                connection = new ClientConnection(_bootstrap) { BrokerDescription = "external" };
-            }
-            else
-            {
-                broker = await EmbeddedKafkaBroker.StartAsync(_brokerOptions!, cancellationToken).ConfigureAwait(false);
-                connection = new ClientConnection(broker.BootstrapServers, broker.KafkaVersion)
-                {
-                    BrokerDescription = $"embedded KRaft broker, started in {broker.StartupTime.TotalSeconds:0.0} s",
-                    BrokerConfig = broker.Config,
-                };
+                broker = await ConnectedBroker.ConnectAsync(_source, log: null, cancellationToken).ConfigureAwait(false);
+                connection = broker.Connection;
             }
             return await new BenchmarkRunner(registry, connection).RunAsync(plan, _progress, cancellationToken).ConfigureAwait(false);
         }

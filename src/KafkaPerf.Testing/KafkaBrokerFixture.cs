@@ -7,17 +7,22 @@ using Xunit;
 namespace KafkaPerf.Testing;
 
 /// <summary>
-/// A Kafka broker for a test collection or class (xUnit v3 <c>ICollectionFixture</c> or <c>IClassFixture</c>): KafkaPerf's
-/// embedded broker, started once, or the existing cluster named by <c>KAFKAPERF_BOOTSTRAP</c>.
+/// A Kafka broker for a test collection or class (xUnit v3 <c>ICollectionFixture</c> or <c>IClassFixture</c>), started
+/// once: KafkaPerf's embedded broker by default, a broker in a container (<c>KAFKAPERF_BROKER=testcontainers[:IMAGE]</c>,
+/// or override <see cref="Source"/>), or the existing cluster named by <c>KAFKAPERF_BOOTSTRAP</c>.
 /// </summary>
 /// <remarks>Starting the broker and every run honour the test context's cancellation (the runner's timeout, an
 /// aborted test run), so a cancelled test run does not wait for a benchmark to end.</remarks>
 public class KafkaBrokerFixture : IAsyncLifetime
 {
-    /// <summary>The variable naming an existing cluster (<c>host:port,…</c>) to use instead of the embedded broker.</summary>
+    /// <summary>The variable naming an existing cluster (<c>host:port,…</c>) to use instead of starting a broker.</summary>
     public const string BootstrapVariable = "KAFKAPERF_BOOTSTRAP";
 
-    private EmbeddedKafkaBroker? _broker;
+    /// <summary>The variable choosing the broker to start: <c>embedded</c> (the default), <c>testcontainers</c> or
+    /// <c>testcontainers:IMAGE</c>.</summary>
+    public const string BrokerVariable = "KAFKAPERF_BROKER";
+
+    private ConnectedBroker? _broker;
 
     /// <summary>Where clients connect; set once the fixture has started.</summary>
     public ClientConnection Connection { get; private set; } = ClientConnection.None;
@@ -25,17 +30,27 @@ public class KafkaBrokerFixture : IAsyncLifetime
     /// <summary>The broker options of the embedded broker (a 512 MB heap by default).</summary>
     protected virtual EmbeddedKafkaBrokerOptions BrokerOptions => new() { HeapMegabytes = 512 };
 
+    /// <summary>Where the broker comes from: <c>KAFKAPERF_BOOTSTRAP</c>, else <c>KAFKAPERF_BROKER</c>, else the embedded
+    /// broker with <see cref="BrokerOptions"/>. Override it to fix the choice in code, e.g.
+    /// <c>BrokerSource.Container("apache/kafka:4.3.1")</c>.</summary>
+    /// <exception cref="InvalidOperationException"><c>KAFKAPERF_BROKER</c> holds something else.</exception>
+    protected virtual BrokerSource Source
+    {
+        get
+        {
+            if (Environment.GetEnvironmentVariable(BootstrapVariable) is { Length: > 0 } bootstrap) return BrokerSource.Cluster(bootstrap);
+            if (Environment.GetEnvironmentVariable(BrokerVariable) is not { Length: > 0 } broker) return BrokerSource.Embedded(BrokerOptions);
+            return BrokerSource.TryParse(broker, BrokerOptions, out var source)
+                ? source
+                : throw new InvalidOperationException($"{BrokerVariable} is '{broker}': use embedded, testcontainers or testcontainers:IMAGE.");
+        }
+    }
+
     /// <inheritdoc />
     public virtual async ValueTask InitializeAsync()
     {
-        var bootstrap = Environment.GetEnvironmentVariable(BootstrapVariable);
-        if (!string.IsNullOrWhiteSpace(bootstrap))
-        {
-            Connection = new ClientConnection(bootstrap) { BrokerDescription = $"external ({BootstrapVariable})" };
-            return;
-        }
-        _broker = await EmbeddedKafkaBroker.StartAsync(BrokerOptions, TestContext.Current.CancellationToken);
-        Connection = new ClientConnection(_broker.BootstrapServers, _broker.KafkaVersion) { BrokerDescription = "embedded", BrokerProbe = _broker.Probe };
+        _broker = await ConnectedBroker.ConnectAsync(Source, log: null, TestContext.Current.CancellationToken);
+        Connection = _broker.Connection;
     }
 
     /// <summary>Runs a plan with these clients against the fixture's broker.</summary>

@@ -38,6 +38,7 @@ internal sealed class RunCommand
     private static readonly Option<string?> Consumers = new("--consumers") { Description = "Consumers per client in one group (the topic gets at least as many partitions); several values sweep them." };
     private static readonly Option<string?> References = new("--references") { Description = "Reference tools to run beside the clients in produce and consume cells: kcat (librdkafka's CLI), kafka-tools (Kafka's ProducerPerformance/ConsumerPerformance). A missing tool is left out with a warning." };
     private static readonly Option<string?> Bootstrap = new("--bootstrap") { Description = "An existing Kafka cluster (host:port,…); without it an embedded broker starts." };
+    private static readonly Option<string?> Broker = new("--broker") { Description = "Where the broker comes from when --bootstrap names none: embedded (the default: KafkaPerf starts Apache Kafka as a child JVM) or testcontainers[:IMAGE] (a Kafka container through Testcontainers; apache/kafka:4.3.1 by default)." };
     private static readonly Option<string?> KafkaHome = new("--kafka-home") { Description = "An unpacked Apache Kafka distribution whose libs/ the embedded broker and the java clients use (as KAFKAPERF_KAFKA_HOME)." };
     private static readonly Option<int> BrokerHeap = new("--broker-heap") { Description = "Java heap of the embedded broker, in MB.", DefaultValueFactory = _ => EmbeddedKafkaBrokerOptions.DefaultHeapMegabytes };
     private static readonly Option<string?> Acks = new("--acks") { Description = "Producer acks to sweep: 0, 1, all (comma-separated)." };
@@ -74,7 +75,7 @@ internal sealed class RunCommand
     {
         var command = new Command("run", "Run a benchmark matrix and print the comparison tables.")
         {
-            Clients, References, Scenarios, Sizes, Messages, Repeat, Rate, Duration, LoadWarmup, Interval, Producers, Consumers, Bootstrap, KafkaHome, BrokerHeap,
+            Clients, References, Scenarios, Sizes, Messages, Repeat, Rate, Duration, LoadWarmup, Interval, Producers, Consumers, Bootstrap, Broker, KafkaHome, BrokerHeap,
             Acks, LingerMs, BatchSize, MaxInFlight, Compression, SendBuffer, ReceiveBuffer, FetchMinBytes, Partitions, Overrides,
             TopicPrefix, KeepTopics, Payload, UsePrefetch, Output, Format, Otel, Quiet,
         };
@@ -123,8 +124,19 @@ internal sealed class RunCommand
         }
 
         var bootstrap = parse.GetValue(Bootstrap);
-        if (bootstrap is not null && parse.GetResult(BrokerHeap) is { Implicit: false })
-            Console.Error.WriteLine("kafkaperf: --broker-heap is not used: --bootstrap names an existing cluster, no broker is started.");
+        BrokerSource source = BrokerSource.Embedded(brokerOptions);
+        if (bootstrap is not null)
+        {
+            if (parse.GetValue(Broker) is not null)
+                return BadInput("--broker and --bootstrap both say where the broker is: give one (--bootstrap names an existing cluster).");
+            source = BrokerSource.Cluster(bootstrap);
+        }
+        else if (parse.GetValue(Broker) is { } brokerText && !BrokerSource.TryParse(brokerText, brokerOptions, out source))
+        {
+            return BadInput($"--broker '{brokerText}' is not embedded, testcontainers or testcontainers:IMAGE: e.g. --broker testcontainers:apache/kafka:4.3.1.");
+        }
+        if (source is not BrokerSource.EmbeddedBroker && parse.GetResult(BrokerHeap) is { Implicit: false })
+            Console.Error.WriteLine("kafkaperf: --broker-heap is not used: it sizes the embedded broker, and this run's broker is not one.");
         // Names and prerequisites are checked before a broker starts; the real address comes after.
         var findings = new BenchmarkRunner(_registry, new ClientConnection(bootstrap ?? "embedded")).Validate(plan);
         if (findings.Count > 0) return BadInput(string.Join(Environment.NewLine, findings.Select(f => f.Message)));
@@ -149,7 +161,7 @@ internal sealed class RunCommand
 
         bool quiet = parse.GetValue(Quiet);
         var log = quiet ? null : Console.Error;
-        EmbeddedKafkaBroker? broker = null;
+        ConnectedBroker? broker = null;
         // Disposed after the broker on every way out, Ctrl+C included: what is pending is exported then.
         using var telemetry = TelemetrySetup.Start(_services, otel, LiveProgress.Lines);
         try
@@ -159,11 +171,13 @@ internal sealed class RunCommand
             {
                 if (needsBroker)
                 {
-                    (connection, broker) = await BrokerConnector.ConnectAsync(bootstrap, brokerOptions, log, cancellationToken);
+                    broker = await ConnectedBroker.ConnectAsync(source, log, cancellationToken);
+                    connection = broker.Connection;
                 }
                 else
                 {
                     if (bootstrap is not null) log?.WriteLine("kafkaperf: --bootstrap is not used: no client of this plan needs a broker.");
+                    else if (source is BrokerSource.ContainerBroker) log?.WriteLine("kafkaperf: --broker is not used: no client of this plan needs a broker.");
                     connection = ClientConnection.None;
                 }
             }

@@ -1,0 +1,58 @@
+namespace KafkaPerf.Adapters.Broker;
+
+/// <summary>Where a plan's broker comes from: KafkaPerf's embedded broker (the default), a broker in a container
+/// (Testcontainers), or an existing cluster.</summary>
+public abstract record BrokerSource
+{
+    private protected BrokerSource()
+    {
+    }
+
+    /// <summary>The embedded KRaft broker, started as a child JVM.</summary>
+    /// <param name="options">Heap, Kafka distribution, Java; defaults when omitted.</param>
+    /// <returns>The source.</returns>
+    public static BrokerSource Embedded(EmbeddedKafkaBrokerOptions? options = null) => new EmbeddedBroker(options ?? new EmbeddedKafkaBrokerOptions());
+
+    /// <summary>A broker in a container, started with Testcontainers.Kafka.</summary>
+    /// <param name="image">The image; <see cref="ContainerKafkaBroker.DefaultImage"/> when omitted.</param>
+    /// <returns>The source.</returns>
+    public static BrokerSource Container(string? image = null) => new ContainerBroker(string.IsNullOrWhiteSpace(image) ? ContainerKafkaBroker.DefaultImage : image.Trim());
+
+    /// <summary>An existing cluster.</summary>
+    /// <param name="bootstrapServers"><c>host:port,…</c>.</param>
+    /// <returns>The source.</returns>
+    public static BrokerSource Cluster(string bootstrapServers)
+    {
+        ArgumentException.ThrowIfNullOrWhiteSpace(bootstrapServers);
+        return new ExistingCluster(bootstrapServers);
+    }
+
+    /// <summary>Reads the CLI's and <c>KAFKAPERF_BROKER</c>'s spelling: <c>embedded</c>, <c>testcontainers</c> or
+    /// <c>testcontainers:IMAGE</c>.</summary>
+    /// <param name="text">The text.</param>
+    /// <param name="embedded">The embedded broker's options, for <c>embedded</c>.</param>
+    /// <param name="source">The source, when the text is one of those.</param>
+    /// <returns>Whether it was.</returns>
+    public static bool TryParse(string text, EmbeddedKafkaBrokerOptions embedded, out BrokerSource source)
+    {
+        ArgumentNullException.ThrowIfNull(text);
+        var value = text.Trim();
+        source = null!;
+        if (value.Equals("embedded", StringComparison.OrdinalIgnoreCase)) source = Embedded(embedded);
+        else if (value.Equals("testcontainers", StringComparison.OrdinalIgnoreCase)) source = Container();
+        else if (value.StartsWith("testcontainers:", StringComparison.OrdinalIgnoreCase) && value.Length > "testcontainers:".Length) source = Container(value["testcontainers:".Length..]);
+        return source is not null;
+    }
+
+    /// <summary>The embedded broker.</summary>
+    /// <param name="Options">Its options.</param>
+    public sealed record EmbeddedBroker(EmbeddedKafkaBrokerOptions Options) : BrokerSource;
+
+    /// <summary>A broker in a container.</summary>
+    /// <param name="Image">The image.</param>
+    public sealed record ContainerBroker(string Image) : BrokerSource;
+
+    /// <summary>An existing cluster.</summary>
+    /// <param name="BootstrapServers"><c>host:port,…</c>.</param>
+    public sealed record ExistingCluster(string BootstrapServers) : BrokerSource;
+}
