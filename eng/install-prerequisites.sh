@@ -3,6 +3,7 @@
 #  - a JDK 17+ (java for the embedded broker, javac/jar to build the small Java launcher at build time)
 #  - Maven, which fetches Apache Kafka's jars (eng/fetch-kafka.sh -> artifacts/kafka/libs)
 #  - kcat, librdkafka's command-line client, the native reference in benchmarks
+# and with --tests, what only the tests need:
 #  - chromium, in which a test renders the HTML report headless to check its charts
 #  - a Docker engine (Debian's docker.io), started when it is not running, and a local Kafka image built from the
 #    fetched jars (eng/build-kafka-image.sh), for the tests that run Kafka in a container through Testcontainers;
@@ -11,6 +12,13 @@
 # Debian/Ubuntu get the OS packages through apt-get (root or sudo); elsewhere it names what to install.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+tests=0
+for arg in "$@"; do
+  case $arg in
+    --tests) tests=1 ;;
+    *) echo "install-prerequisites: unknown argument '$arg': give --tests (for the tests' own prerequisites) or nothing." >&2; exit 2 ;;
+  esac
+done
 
 need=()
 if ! command -v javac >/dev/null 2>&1 && [ ! -x "${JAVA_HOME:-/nonexistent}/bin/javac" ]; then
@@ -19,8 +27,8 @@ if ! command -v javac >/dev/null 2>&1 && [ ! -x "${JAVA_HOME:-/nonexistent}/bin/
 fi
 if [ -z "${KAFKAPERF_KAFKA_HOME:-}" ] && ! command -v mvn >/dev/null 2>&1; then need+=(maven); fi
 command -v kcat >/dev/null 2>&1 || need+=(kcat)
-command -v chromium >/dev/null 2>&1 || need+=(chromium)
-want_docker=1
+want_docker=$tests
+if [ "$tests" = 1 ]; then command -v chromium >/dev/null 2>&1 || need+=(chromium); fi
 if [ "${KAFKAPERF_NO_DOCKER:-}" = "1" ] || [ "$(uname -s)" != "Linux" ]; then want_docker=0; fi
 if [ "$want_docker" = 1 ] && ! command -v dockerd >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then need+=(docker.io); fi
 

@@ -3,7 +3,7 @@ using System.Diagnostics;
 namespace KafkaPerf.Tests.Shared;
 
 /// <summary>The Docker engine and the Kafka image the container tests use: the local image eng/build-kafka-image.sh
-/// builds from Kafka's jars (eng/install-prerequisites.sh builds it), or the one KAFKAPERF_TEST_KAFKA_IMAGE names.</summary>
+/// builds from Kafka's jars (eng/install-prerequisites.sh --tests builds it), or the one KAFKAPERF_TEST_KAFKA_IMAGE names.</summary>
 internal static class TestDocker
 {
     public const string ImageVariable = "KAFKAPERF_TEST_KAFKA_IMAGE";
@@ -16,7 +16,7 @@ internal static class TestDocker
         var (exit, output) = Docker("image", "inspect", "--format", "{{.Id}}", Image);
         if (exit == 0) return null;
         return Docker("info", "--format", "{{.ServerVersion}}").Exit != 0
-            ? $"no Docker engine answers here ({output.Trim()}): eng/install-prerequisites.sh starts one where it can"
+            ? $"no Docker engine answers here ({output.Trim()}): eng/install-prerequisites.sh --tests starts one where it can"
             : $"the image {Image} is not on this machine: eng/build-kafka-image.sh builds it";
     }
 

@@ -7,7 +7,7 @@ using KafkaPerf.Reporting.Exporters;
 
 namespace KafkaPerf.Core.Tests.Reporting;
 
-/// <summary>The HTML report as a browser shows it: Debian's headless Chromium (eng/install-prerequisites.sh installs
+/// <summary>The HTML report as a browser shows it: Debian's headless Chromium (eng/install-prerequisites.sh --tests installs
 /// it) loads the page from disk, dumps its DOM and takes a screenshot.</summary>
 /// <remarks>Set KAFKAPERF_REPORT_PREVIEW to a folder to keep the page and the screenshot there for a look.</remarks>
 public class HtmlRenderingTests
@@ -66,7 +66,7 @@ public class HtmlRenderingTests
                 if (File.Exists(path)) return path;
             }
         }
-        Assert.Fail("chromium is not installed, and this test renders the HTML report in it: run eng/install-prerequisites.sh (or apt-get install chromium).");
+        Assert.Fail("chromium is not installed, and this test renders the HTML report in it: run eng/install-prerequisites.sh --tests (or apt-get install chromium).");
         return string.Empty;
     }
 
