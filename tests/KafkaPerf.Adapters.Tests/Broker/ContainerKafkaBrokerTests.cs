@@ -1,6 +1,7 @@
 using KafkaPerf.Adapters.Broker;
 using KafkaPerf.Adapters.Confluent;
 using KafkaPerf.Adapters.Java;
+using KafkaPerf.Adapters.Tests.Java;
 using KafkaPerf.Clients;
 using KafkaPerf.Running;
 using KafkaPerf.Scenarios;
@@ -25,7 +26,7 @@ public class ContainerKafkaBrokerTests
             var plan = new BenchmarkPlanBuilder().Clients("confluent", "java").Scenarios(ScenarioKind.Produce, ScenarioKind.Consume)
                 .MessageCounts(2_000).PayloadSizes(100).Repeat(1).Build();
 
-            var result = await new BenchmarkRunner(new ClientRegistry([new ConfluentClientFactory(), new JavaClientFactory(batched: false)]), broker.Connection)
+            var result = await new BenchmarkRunner(new ClientRegistry([new ConfluentClientFactory(), new JavaClientFactory(batched: false, JavaTestJvm.Options)]), broker.Connection)
                 .RunAsync(plan, cancellationToken: TestPaths.Timeout());
 
             Assert.Equal(8, result.Runs.Count);
