@@ -56,6 +56,8 @@ public sealed class KafkaBenchmarkBuilder
     private readonly List<ScenarioKind> _scenarios = [];
     private readonly List<long> _messages = [];
     private readonly List<int> _sizes = [];
+    private readonly List<double> _rates = [];
+    private TimeSpan? _duration;
     private readonly Dictionary<string, IBenchClientFactory> _factories = new(StringComparer.OrdinalIgnoreCase);
     private IBenchmarkProgress? _progress;
 
@@ -104,6 +106,28 @@ public sealed class KafkaBenchmarkBuilder
 
     /// <summary>Adds produce→consume roundtrip runs.</summary>
     public KafkaBenchmarkBuilder Roundtrip(long messages, int payloadBytes) => Add(ScenarioKind.Roundtrip, messages, payloadBytes);
+
+    /// <summary>Adds produce runs at a rate: records sent on a uniform schedule for <paramref name="duration"/> after the
+    /// plan's warm-up (<see cref="BenchmarkPlanBuilder.LoadWarmup"/>, none by default), with response time measured from
+    /// when each was due. A plan is either at rates or bursts, not both; every rate and size given is run.</summary>
+    public KafkaBenchmarkBuilder ProduceAtRate(double recordsPerSecond, TimeSpan duration, int payloadBytes) => AddRate(ScenarioKind.Produce, recordsPerSecond, duration, payloadBytes);
+
+    /// <summary>Adds produce→consume roundtrip runs at a rate (see <see cref="ProduceAtRate"/>).</summary>
+    public KafkaBenchmarkBuilder RoundtripAtRate(double recordsPerSecond, TimeSpan duration, int payloadBytes) => AddRate(ScenarioKind.Roundtrip, recordsPerSecond, duration, payloadBytes);
+
+    /// <summary>Producer instances per client, each on its own thread, sharing the records and the rate.</summary>
+    public KafkaBenchmarkBuilder Producers(params int[] producers)
+    {
+        _plan.Producers(producers);
+        return this;
+    }
+
+    /// <summary>Consumers per client in one group (the topic gets at least as many partitions).</summary>
+    public KafkaBenchmarkBuilder Consumers(params int[] consumers)
+    {
+        _plan.Consumers(consumers);
+        return this;
+    }
 
     /// <summary>Measured repetitions per client and cell (after one excluded warm-up).</summary>
     public KafkaBenchmarkBuilder Repeat(int repeat)
@@ -167,7 +191,9 @@ public sealed class KafkaBenchmarkBuilder
     {
         if (_scenarios.Count > 0)
         {
-            _plan.Scenarios([.. _scenarios.Distinct()]).MessageCounts([.. _messages.Distinct()]).PayloadSizes([.. _sizes.Distinct()]);
+            _plan.Scenarios([.. _scenarios.Distinct()]).PayloadSizes([.. _sizes.Distinct()]);
+            if (_messages.Count > 0) _plan.MessageCounts([.. _messages.Distinct()]);
+            if (_rates.Count > 0) _plan.Rates([.. _rates.Distinct()]).Duration(_duration!.Value);
         }
         var plan = _plan.Build();
         var registry = new ClientRegistry(_factories.Values);
@@ -189,6 +215,17 @@ public sealed class KafkaBenchmarkBuilder
         {
             if (broker is not null) await broker.DisposeAsync().ConfigureAwait(false);
         }
+    }
+
+    private KafkaBenchmarkBuilder AddRate(ScenarioKind scenario, double recordsPerSecond, TimeSpan duration, int payloadBytes)
+    {
+        if (_duration is { } known && known != duration)
+            throw new ArgumentException($"Every rate of one plan lasts the same: {known} was given before, {duration} now.", nameof(duration));
+        _scenarios.Add(scenario);
+        _rates.Add(recordsPerSecond);
+        _sizes.Add(payloadBytes);
+        _duration = duration;
+        return this;
     }
 
     private KafkaBenchmarkBuilder Add(ScenarioKind scenario, long messages, int payloadBytes)

@@ -55,6 +55,7 @@ internal static class Program
         {
             verbose,
             host.Services.GetRequiredService<RunCommand>().Build(),
+            host.Services.GetRequiredService<RunCommand>().BuildFindRate(),
             host.Services.GetRequiredService<ClientsCommand>().Build(),
             host.Services.GetRequiredService<BrokerCommand>().Build(),
             CompareCommand.Build(),

@@ -34,6 +34,24 @@ public static class PerformanceAssert
             requireLatency: true);
     }
 
+    /// <summary>Every matching rate cell has its <paramref name="percentile"/> (50, 99, 99.9 …) of response time - measured
+    /// from when each record was due, so a stall of the client or the broker counts - at most <paramref name="max"/>.</summary>
+    public static void ResponseTimeAtMost(BenchmarkResult result, double percentile, TimeSpan max, string? client = null, ScenarioKind? scenario = null)
+    {
+        double limit = max.TotalMicroseconds;
+        ArgumentNullException.ThrowIfNull(result);
+        if (!result.Cells.Any(c => c.ResponseTime is not null && (client is null || c.Client == client) && (scenario is null || c.Scenario == scenario)))
+            throw new PerformanceAssertionException("No matching cell measured response time: it is measured at a rate (the plan's Rates, --rate).");
+        Check(result, client, scenario, c => c.ResponseTime is null || Percentile(c.ResponseTime, percentile) <= limit,
+            string.Create(CultureInfo.InvariantCulture, $"a p{percentile} response time of at most {limit:N0} µs"));
+    }
+
+    /// <summary>Every matching rate cell's median run sent at least <paramref name="fraction"/> of the offered rate (0.99: the
+    /// schedule was kept within 1 %).</summary>
+    public static void AchievedRateAtLeast(BenchmarkResult result, double fraction = 0.99, string? client = null, ScenarioKind? scenario = null) =>
+        Check(result, client, scenario, c => c.OfferedRate is not { } offered || (c.AchievedRate is { } achieved && achieved.Median >= offered * fraction),
+            string.Create(CultureInfo.InvariantCulture, $"an achieved rate of at least {fraction * 100:0.#} % of the offered one"));
+
     /// <summary>No run of any matching cell lost, duplicated or failed a record, and no run failed.</summary>
     public static void NoLossOrDuplicates(BenchmarkResult result, string? client = null, ScenarioKind? scenario = null) =>
         Check(result, client, scenario, c => c.Lost == 0 && c.Duplicates == 0 && c.FailedRuns == 0, "no lost or duplicated record and no failed run");
@@ -97,7 +115,7 @@ public static class PerformanceAssert
     };
 
     private static string Describe(CellResult c) =>
-        string.Create(CultureInfo.InvariantCulture, $"{c.Scenario.ToString().ToLowerInvariant()} {c.MessageCount} × {c.PayloadBytes} B ({c.Variant})");
+        string.Create(CultureInfo.InvariantCulture, $"{c.Scenario.ToString().ToLowerInvariant()} {c.MessageCount} × {c.PayloadBytes} B{(c.OfferedRate is { } rate ? $" at {rate:0.###} msg/s" : string.Empty)} ({c.Variant})");
 
     /// <summary>The measured statistics of the cells, as the CLI's table shows them.</summary>
     private static string Table(IEnumerable<(CellResult Cell, Comparison? Comparison)> rows)

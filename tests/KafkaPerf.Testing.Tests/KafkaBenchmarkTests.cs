@@ -39,6 +39,29 @@ public class KafkaBenchmarkTests
         Assert.Equal(2 * 2 * 2, result.Runs.Count);
     }
 
+    [Fact]
+    public async Task ProduceAtRate_OnTheEmbeddedBroker_ResponseTimeAndTheRateCanBeAsserted()
+    {
+        var result = await KafkaBenchmark.OnEmbeddedBroker(new Adapters.Broker.EmbeddedKafkaBrokerOptions { HeapMegabytes = 256 })
+            .Clients("confluent")
+            .ProduceAtRate(recordsPerSecond: 2_000, duration: TimeSpan.FromSeconds(2), payloadBytes: 100)
+            .Producers(2)
+            .Repeat(2)
+            .Plan(p => p.LoadWarmup(TimeSpan.FromMilliseconds(500)))
+            .RunAsync(TestContext.Current.CancellationToken);
+
+        Assert.Equal(2, result.Runs.Count);
+        PerformanceAssert.NoLossOrDuplicates(result);
+        PerformanceAssert.AchievedRateAtLeast(result, 0.99, "confluent");
+        PerformanceAssert.ResponseTimeAtMost(result, 99, TimeSpan.FromSeconds(2), "confluent", ScenarioKind.Produce);
+        // A goal nobody meets fails with the measured table, naming the rate.
+        var ex = Assert.Throws<PerformanceAssertionException>(() => PerformanceAssert.ResponseTimeAtMost(result, 50, TimeSpan.FromTicks(1)));
+        Assert.Contains("at 2000 msg/s", ex.Message, StringComparison.Ordinal);
+        // Response time is measured at a rate only: a burst result has none to assert on.
+        var burst = await KafkaBenchmark.OnEmbeddedBroker().Clients("inmemory").Produce(100, 10).Repeat(1).RunAsync(TestContext.Current.CancellationToken);
+        Assert.Throws<PerformanceAssertionException>(() => PerformanceAssert.ResponseTimeAtMost(burst, 99, TimeSpan.FromSeconds(1)));
+    }
+
     [Theory]
     [InlineData("nope", 1, "Unknown client 'nope': choose from confluent, inmemory, java, java-batched (references, for --references: kafka-tools, kcat).")]
     [InlineData("inmemory", 0, "Repeat 0 is below 1: run each cell at least once.")]

@@ -101,6 +101,14 @@ internal sealed unsafe class JavaProducer : IBenchProducer
         if (++_count == _batchRecords) SendBatch();
     }
 
+    /// <summary><c>java-batched</c> hands its partly filled batch to Java, so that a send schedule's wait never holds
+    /// records back; <c>java</c> holds nothing.</summary>
+    public void SendBuffered()
+    {
+        CheckUsable();
+        if (_batched) SendBatch();
+    }
+
     public void Flush(CancellationToken cancellationToken)
     {
         CheckUsable();

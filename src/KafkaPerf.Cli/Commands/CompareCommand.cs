@@ -16,7 +16,7 @@ internal static class CompareCommand
     private static readonly Argument<string> Candidate = new("candidate") { Description = "The result file to judge (.json)." };
     private static readonly Option<double?> FailIfSlower = new("--fail-if-slower")
     {
-        Description = "Exit with code 4 when a cell of the candidate is slower than the baseline by more than this percentage, with 95 % confidence.",
+        Description = "Exit with code 4 when a cell of the candidate is slower than the baseline by more than this percentage, with 95 % confidence (elapsed time for bursts, p99 response time at a rate).",
     };
 
     public static Command Build()
@@ -59,7 +59,7 @@ internal static class CompareCommand
         foreach (var c in slower)
         {
             Console.Error.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                $"kafkaperf: {c.Client} {c.Scenario.ToString().ToLowerInvariant()} {c.MessageCount} × {c.PayloadBytes} B ({c.Variant}) is slower by {(c.ElapsedSeconds.ShiftRatio - 1) * 100:0.0} % (95 % interval {(c.ElapsedSeconds.ShiftRatioLow - 1) * 100:0.0} to {(c.ElapsedSeconds.ShiftRatioHigh - 1) * 100:0.0} %), beyond the {allowed:0.#} % allowed."));
+                $"kafkaperf: {c.Client} {c.Scenario.ToString().ToLowerInvariant()} {c.MessageCount} × {c.PayloadBytes} B{(c.OfferedRate is { } rate ? $" at {rate:0.###} msg/s" : string.Empty)} ({c.Variant}) is slower by {(c.ElapsedSeconds.ShiftRatio - 1) * 100:0.0} % in {c.Metric} (95 % interval {(c.ElapsedSeconds.ShiftRatioLow - 1) * 100:0.0} to {(c.ElapsedSeconds.ShiftRatioHigh - 1) * 100:0.0} %), beyond the {allowed:0.#} % allowed."));
         }
         if (slower.Count > 0) return Slower;
         Console.Error.WriteLine(string.Create(CultureInfo.InvariantCulture,

@@ -3,6 +3,7 @@ using System.CommandLine;
 using System.Globalization;
 using KafkaPerf.Adapters;
 using KafkaPerf.Adapters.Broker;
+using KafkaPerf.Load;
 using KafkaPerf.Cli.Telemetry;
 using KafkaPerf.Clients;
 using KafkaPerf.Payloads;
@@ -59,6 +60,11 @@ internal sealed class RunCommand
     private static readonly Option<bool> UsePrefetch = new("--use-prefetch") { Description = "Consumers that can prefetch on a thread of their own (java, java-batched) do so; the result records it." };
     private static readonly Option<string[]> Otel = new("--otel") { Description = "Export KafkaPerf's metrics and spans: otlp (to the collector the OTEL_EXPORTER_OTLP_* variables name) and/or console (metrics on standard error); repeatable or comma-separated." };
     private static readonly Option<bool> Quiet = new("--quiet") { Description = "No progress lines, only the tables." };
+    private static readonly Option<string> Slo = new("--slo") { Description = "The latency goal on response time, e.g. p99<20ms; several: p99<20ms,p99.9<50ms (units ns, us, ms, s).", Required = true };
+    private static readonly Option<string> StartRate = new("--start-rate") { Description = "The first rate probed (msg/s; 10k and 1.5M allowed); rates then double until one fails, or halve until one holds.", DefaultValueFactory = _ => "1000" };
+    private static readonly Option<string> MaxRate = new("--max-rate") { Description = "No rate above this is probed (msg/s).", DefaultValueFactory = _ => "10M" };
+    private static readonly Option<double> Precision = new("--precision") { Description = "Stop when the first failing rate is within this many percent above the last that held.", DefaultValueFactory = _ => 5 };
+    private static readonly Option<int> MaxProbes = new("--max-probes") { Description = "The most probes per client and cell.", DefaultValueFactory = _ => 16 };
 
     private readonly ClientRegistry _registry;
     private readonly EmbeddedKafkaBrokerOptions _brokerDefaults;
@@ -79,11 +85,25 @@ internal sealed class RunCommand
             Acks, LingerMs, BatchSize, MaxInFlight, Compression, SendBuffer, ReceiveBuffer, FetchMinBytes, Partitions, Overrides,
             TopicPrefix, KeepTopics, Payload, UsePrefetch, Output, Format, Otel, Quiet,
         };
-        command.SetAction((parse, ct) => ExecuteAsync(parse, ct));
+        command.SetAction((parse, ct) => ExecuteAsync(parse, findRate: false, ct));
         return command;
     }
 
-    private async Task<int> ExecuteAsync(ParseResult parse, CancellationToken cancellationToken)
+    /// <summary><c>find-rate</c>: the highest rate at which each client holds a latency goal, with run's options.</summary>
+    public Command BuildFindRate()
+    {
+        var command = new Command("find-rate", "Find, per client and cell, the highest rate that holds a latency goal on response time (--slo p99<20ms).")
+        {
+            Slo, StartRate, MaxRate, Precision, MaxProbes,
+            Clients, Scenarios, Sizes, Repeat, Duration, LoadWarmup, Interval, Producers, Consumers, Bootstrap, Broker, KafkaHome, BrokerHeap,
+            Acks, LingerMs, BatchSize, MaxInFlight, Compression, SendBuffer, ReceiveBuffer, FetchMinBytes, Partitions, Overrides,
+            TopicPrefix, KeepTopics, Payload, UsePrefetch, Output, Format, Otel, Quiet,
+        };
+        command.SetAction((parse, ct) => ExecuteAsync(parse, findRate: true, ct));
+        return command;
+    }
+
+    private async Task<int> ExecuteAsync(ParseResult parse, bool findRate, CancellationToken cancellationToken)
     {
         if (parse.GetValue(KafkaHome) is { } kafkaHome)
         {
@@ -102,10 +122,12 @@ internal sealed class RunCommand
         BenchmarkPlan plan;
         List<IResultExporter> exporters;
         OtelTargets otel;
+        RateSearchOptions? search = null;
         var brokerOptions = _brokerDefaults with { HeapMegabytes = parse.GetValue(BrokerHeap) };
         try
         {
-            plan = BuildPlan(parse, _registry);
+            if (findRate) search = SearchOptions(parse);
+            plan = BuildPlan(parse, _registry, search);
             otel = OtelTargetsParser.Parse(parse.GetValue(Otel));
             exporters = [.. List(parse.GetValue(Format)).Select(f => DefaultExporters.TryGet(f, out var e)
                 ? e : throw new PlanValidationException($"Unknown format '{f}': use csv, json, md and/or html."))];
@@ -202,7 +224,8 @@ internal sealed class RunCommand
             try
             {
                 // A live bar on a terminal; plain lines in a pipe or a CI log; nothing with --quiet.
-                result = quiet ? await runner.RunAsync(plan, NullProgress.Instance, cancellationToken)
+                result = search is not null ? await RateFinder.RunAsync(plan, search, runner, connection, log, cancellationToken)
+                    : quiet ? await runner.RunAsync(plan, NullProgress.Instance, cancellationToken)
                     : LiveProgress.IsSupported ? await LiveProgress.RunAsync(plan, progress => runner.RunAsync(plan, progress, cancellationToken))
                     : await runner.RunAsync(plan, new ConsoleProgress(Console.Error), cancellationToken);
             }
@@ -254,17 +277,36 @@ internal sealed class RunCommand
         }
     }
 
-    private static BenchmarkPlan BuildPlan(ParseResult parse, ClientRegistry registry)
+    /// <summary>The search's options from <c>find-rate</c>'s own.</summary>
+    private static RateSearchOptions SearchOptions(ParseResult parse)
     {
-        bool rate = parse.GetValue(Rate) is not null;
-        // At a rate the default scenarios are those a rate means something to, and a run lasts a duration.
-        var scenarios = rate && IsDefault(parse, Scenarios) ? "produce,roundtrip" : parse.GetValue(Scenarios);
-        long[] messages = [.. NumberList(parse.GetValue(Messages)!, "message count").Select(s => ParseNumber<long>(s, "message count"))];
+        var goals = LatencyGoal.ParseList(parse.GetValue(Slo)!);
+        double start = LoadOptions.Rates(parse.GetValue(StartRate)!) is [var s] ? s : throw new PlanValidationException("--start-rate takes one rate, e.g. --start-rate 1000.");
+        double max = LoadOptions.Rates(parse.GetValue(MaxRate)!) is [var m] ? m : throw new PlanValidationException("--max-rate takes one rate, e.g. --max-rate 1M.");
+        if (!(start > 0) || !(max > 0)) throw new PlanValidationException("--start-rate and --max-rate must be positive rates, e.g. --start-rate 1000 --max-rate 1M.");
+        if (max < start) throw new PlanValidationException($"--max-rate {max:0.###} is below --start-rate {start:0.###}: give a larger maximum.");
+        double precision = parse.GetValue(Precision);
+        if (!(precision > 0 && precision <= 100)) throw new PlanValidationException($"--precision {precision:0.###} is out of range: give a percentage above 0, e.g. 5.");
+        int probes = parse.GetValue(MaxProbes);
+        if (probes is < 2 or > 100) throw new PlanValidationException($"--max-probes {probes} is out of range: give 2 to 100.");
+        return new RateSearchOptions { Goals = goals, StartRate = start, MaxRate = max, Precision = precision / 100, MaxProbes = probes };
+    }
+
+    private static BenchmarkPlan BuildPlan(ParseResult parse, ClientRegistry registry, RateSearchOptions? search)
+    {
+        bool findRate = search is not null;
+        bool rate = findRate || parse.GetValue(Rate) is not null;
+        // At a rate the default scenarios are those a rate means something to, and a run lasts a duration; a search
+        // probes produce at 100 B once per rate unless told otherwise.
+        var scenarios = findRate && IsDefault(parse, Scenarios) ? "produce" : rate && IsDefault(parse, Scenarios) ? "produce,roundtrip" : parse.GetValue(Scenarios);
+        var sizes = findRate && IsDefault(parse, Sizes) ? "100" : parse.GetValue(Sizes)!;
+        int repeat = findRate && IsDefault(parse, Repeat) ? 1 : parse.GetValue(Repeat);
+        long[] messages = findRate ? [] : [.. NumberList(parse.GetValue(Messages)!, "message count").Select(s => ParseNumber<long>(s, "message count"))];
         var builder = new BenchmarkPlanBuilder()
             .Clients(List(parse.GetValue(Clients)))
             .Scenarios([.. List(scenarios).Select(ParseScenario)])
-            .PayloadSizes([.. NumberList(parse.GetValue(Sizes)!, "payload size").Select(s => ParseNumber<int>(s, "payload size"))])
-            .Repeat(parse.GetValue(Repeat))
+            .PayloadSizes([.. NumberList(sizes, "payload size").Select(s => ParseNumber<int>(s, "payload size"))])
+            .Repeat(repeat)
             .Topics(parse.GetValue(TopicPrefix)!, keep: parse.GetValue(KeepTopics))
             .Consume(usePrefetch: parse.GetValue(UsePrefetch));
         var payload = parse.GetValue(Payload)!.Trim();
@@ -284,17 +326,18 @@ internal sealed class RunCommand
         if (parse.GetValue(ReceiveBuffer) is { } receive) builder.ReceiveBufferBytes(Numbers(receive, "receive buffer"));
         if (parse.GetValue(FetchMinBytes) is { } fetch) builder.FetchMinBytes(Numbers(fetch, "fetch.min.bytes"));
         if (parse.GetValue(Partitions) is { } partitions) builder.Partitions(Numbers(partitions, "partitions"));
-        if (IsDefault(parse, Messages)) builder.DefaultMessageCounts(messages);
+        if (findRate) builder.Rates(search!.StartRate);
+        else if (IsDefault(parse, Messages)) builder.DefaultMessageCounts(messages);
         else builder.MessageCounts(messages);
-        if (parse.GetValue(Rate) is { } rates) builder.Rates(LoadOptions.Rates(rates));
+        if (!findRate && parse.GetValue(Rate) is { } rates) builder.Rates(LoadOptions.Rates(rates));
         if (parse.GetValue(Duration) is { } duration) builder.Duration(LoadOptions.Duration(duration, "--duration"));
-        else if (rate && IsDefault(parse, Messages)) builder.Duration(DefaultDuration);
+        else if (findRate || (rate && IsDefault(parse, Messages))) builder.Duration(DefaultDuration);
         if (parse.GetValue(LoadWarmup) is { } warmup) builder.LoadWarmup(LoadOptions.Duration(warmup, "--warmup"));
         else if (rate) builder.LoadWarmup(DefaultLoadWarmup);
         if (parse.GetValue(Interval) is { } interval) builder.Interval(LoadOptions.Duration(interval, "--interval"));
         if (parse.GetValue(Producers) is { } producers) builder.Producers(Numbers(producers, "producers"));
         if (parse.GetValue(Consumers) is { } consumers) builder.Consumers(Numbers(consumers, "consumers"));
-        foreach (var reference in List(parse.GetValue(References)))
+        foreach (var reference in findRate ? [] : List(parse.GetValue(References)))
         {
             // A reference whose tool is missing is left out with a warning; the clients and the other references still run.
             if (registry.TryGet(reference, out var factory) && factory.IsReference && factory.CheckAvailability() is { } missing)

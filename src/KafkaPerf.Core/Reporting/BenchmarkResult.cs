@@ -35,6 +35,10 @@ public sealed record BenchmarkResult
     /// <summary>Things the reader must know (settings that cannot mean the same on every client, ignored options, …).</summary>
     public required IReadOnlyList<string> Warnings { get; init; }
 
+    /// <summary>The searches for the highest sustainable rate (<c>find-rate</c>), one per client and cell; <see langword="null"/>
+    /// for a plain run.</summary>
+    public IReadOnlyList<RateSearchResult>? RateSearches { get; init; }
+
     /// <summary>Whether the plan was cancelled before its end (the result holds the runs done so far).</summary>
     public bool Cancelled { get; init; }
 

@@ -4,7 +4,8 @@ using KafkaPerf.Statistics;
 
 namespace KafkaPerf.Reporting;
 
-/// <summary>One client and cell measured in two results: the candidate's elapsed times against the baseline's.</summary>
+/// <summary>One client and cell measured in two results: the candidate's runs against the baseline's - their elapsed
+/// times for a burst, their p99 response times at a rate (every run of a rate lasts the same; what differs is latency).</summary>
 /// <param name="Client">The client.</param>
 /// <param name="Scenario">The scenario.</param>
 /// <param name="MessageCount">Messages per run.</param>
@@ -12,10 +13,16 @@ namespace KafkaPerf.Reporting;
 /// <param name="Variant">The settings variant.</param>
 /// <param name="BaselineRuns">Successful measured runs in the baseline result.</param>
 /// <param name="CandidateRuns">Successful measured runs in the candidate result.</param>
-/// <param name="ElapsedSeconds">Candidate against baseline; below 1 the candidate is faster.</param>
+/// <param name="ElapsedSeconds">Candidate against baseline, on <see cref="Metric"/>; below 1 the candidate is faster.</param>
 public sealed record ResultCellComparison(
     string Client, ScenarioKind Scenario, long MessageCount, int PayloadBytes, string Variant, int BaselineRuns, int CandidateRuns, Comparison ElapsedSeconds)
 {
+    /// <summary>The offered rate of a rate cell; <see langword="null"/> for a burst.</summary>
+    public double? OfferedRate { get; init; }
+
+    /// <summary>What was compared: <c>elapsed s</c> (bursts) or <c>p99 response µs</c> (rates).</summary>
+    public string Metric => OfferedRate is null ? "elapsed s" : "p99 response µs";
+
     /// <summary>Whether the candidate is slower than the baseline by more than <paramref name="percent"/> % with the
     /// comparison's confidence: the lower end of the interval of the robust ratio lies above 1 + percent / 100.</summary>
     /// <param name="percent">The allowed slowdown, e.g. 10.</param>
@@ -42,7 +49,7 @@ public static class ResultComparison
             if (!candidateCells.TryGetValue(key, out var candidateSamples) || baseSamples.Count == 0 || candidateSamples.Count == 0) continue;
             comparisons.Add(new ResultCellComparison(key.Client, key.Scenario, key.MessageCount, key.PayloadBytes, key.Variant,
                 baseSamples.Count, candidateSamples.Count,
-                Comparison.Of(candidateSamples, baseSamples, MetricDirection.LowerIsBetter, tolerance)));
+                Comparison.Of(candidateSamples, baseSamples, MetricDirection.LowerIsBetter, tolerance)) { OfferedRate = key.Rate });
         }
         return comparisons;
     }
@@ -54,14 +61,14 @@ public static class ResultComparison
     {
         ArgumentNullException.ThrowIfNull(comparisons);
         ArgumentNullException.ThrowIfNull(writer);
-        writer.Write("Candidate against baseline, elapsed time: the robust ratio (about the ratio of medians; below 100 % the candidate is faster) with its 95 % confidence interval.\n\n");
-        writer.Write("| client | scenario | variant | messages | payload B | runs (base / candidate) | mean ratio % | robust ratio % | CI low % | CI high % | verdict |\n");
-        writer.Write("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
+        writer.Write("Candidate against baseline, run by run: elapsed time for bursts, p99 response time at a rate. The robust ratio (about the ratio of medians; below 100 % the candidate is faster) with its 95 % confidence interval.\n\n");
+        writer.Write("| client | scenario | variant | messages | payload B | offered msg/s | compared | runs (base / candidate) | mean ratio % | robust ratio % | CI low % | CI high % | verdict |\n");
+        writer.Write("|---|---|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---|\n");
         foreach (var c in comparisons)
         {
             var e = c.ElapsedSeconds;
             writer.Write(string.Create(CultureInfo.InvariantCulture,
-                $"| {c.Client} | {c.Scenario.ToString().ToLowerInvariant()} | {c.Variant} | {c.MessageCount} | {c.PayloadBytes} | {c.BaselineRuns} / {c.CandidateRuns} | {Percent(e.MeanRatio)} | {Percent(e.ShiftRatio)} | {Percent(e.ShiftRatioLow)} | {Percent(e.ShiftRatioHigh)} | {Verdict(e.Verdict)} |\n"));
+                $"| {c.Client} | {c.Scenario.ToString().ToLowerInvariant()} | {c.Variant} | {c.MessageCount} | {c.PayloadBytes} | {(c.OfferedRate is { } rate ? rate.ToString("0.###", CultureInfo.InvariantCulture) : "–")} | {c.Metric} | {c.BaselineRuns} / {c.CandidateRuns} | {Percent(e.MeanRatio)} | {Percent(e.ShiftRatio)} | {Percent(e.ShiftRatioLow)} | {Percent(e.ShiftRatioHigh)} | {Verdict(e.Verdict)} |\n"));
         }
     }
 
@@ -75,15 +82,16 @@ public static class ResultComparison
         _ => "inconclusive",
     };
 
-    private static Dictionary<(string Client, ScenarioKind Scenario, long MessageCount, int PayloadBytes, string Variant), List<double>> Samples(BenchmarkResult result)
+    private static Dictionary<(string Client, ScenarioKind Scenario, long MessageCount, int PayloadBytes, string Variant, double? Rate), List<double>> Samples(BenchmarkResult result)
     {
-        var cells = new Dictionary<(string, ScenarioKind, long, int, string), List<double>>();
+        var cells = new Dictionary<(string, ScenarioKind, long, int, string, double?), List<double>>();
         foreach (var run in result.Runs)
         {
             if (run.IsWarmup) continue;
-            var key = (run.Client, run.Scenario, run.MessageCount, run.PayloadBytes, run.Variant);
+            var key = (run.Client, run.Scenario, run.MessageCount, run.PayloadBytes, run.Variant, run.OfferedRate);
             if (!cells.TryGetValue(key, out var samples)) cells[key] = samples = [];
-            if (run.Succeeded && double.IsFinite(run.ElapsedSeconds) && run.ElapsedSeconds > 0) samples.Add(run.ElapsedSeconds);
+            double value = run.OfferedRate is null ? run.ElapsedSeconds : run.ResponseTime?.P99Micros ?? double.NaN;
+            if (run.Succeeded && double.IsFinite(value) && value > 0) samples.Add(value);
         }
         return cells;
     }

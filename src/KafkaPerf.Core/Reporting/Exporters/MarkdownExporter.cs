@@ -42,6 +42,7 @@ public sealed class MarkdownExporter : ResultExporterBase
         }
         writer.Write('\n');
 
+        WriteRateSearches(result, writer);
         WriteRatioTables(result, writer);
         WriteLoad(result, writer);
         WriteStatistics(result, writer);
@@ -99,6 +100,33 @@ public sealed class MarkdownExporter : ResultExporterBase
             }
             writer.Write('\n');
         }
+    }
+
+    /// <summary>The highest sustainable rate of each client and cell (<c>find-rate</c>), then every probe.</summary>
+    private static void WriteRateSearches(BenchmarkResult result, TextWriter writer)
+    {
+        if (result.RateSearches is not { Count: > 0 } searches) return;
+        writer.Write("## Highest sustainable rate\n\n");
+        writer.Write("The highest offered rate at which every goal held on response time (measured from when each record was due) and every run sent within 1 % of the offered rate; "
+            + "the true limit lies between the last rate that held and the first that failed.\n\n");
+        writer.Write("| scenario | variant | client | payload B | goal | held at msg/s | failed at msg/s | response p50 µs | p99 µs | p99.9 µs | probes | conclusion |\n");
+        writer.Write("|---|---|---|---:|---|---:|---:|---:|---:|---:|---:|---|\n");
+        foreach (var s in searches)
+        {
+            var atHeld = s.Probes.Where(p => p.Held && p.OfferedRate == s.HighestHeld).Select(p => p.ResponseTime).FirstOrDefault();
+            writer.Write($"| {Name(s.Scenario)} | {s.Variant} | {s.Client} | {F(s.PayloadBytes)} | {Escape(string.Join(", ", s.Goals))} | {F(s.HighestHeld, "0")} | {F(s.LowestFailed, "0")} "
+                + $"| {F(atHeld?.P50Micros, "0.0")} | {F(atHeld?.P99Micros, "0.0")} | {F(atHeld?.P999Micros, "0.0")} | {F(s.Probes.Count)} | {Escape(s.Conclusion)} |\n");
+        }
+        writer.Write("\nEvery probe, in the order it ran:\n\n| client | scenario | payload B | offered msg/s | achieved msg/s | response p50 µs | p99 µs | p99.9 µs | held | why |\n|---|---|---:|---:|---:|---:|---:|---:|---|---|\n");
+        foreach (var s in searches)
+        {
+            foreach (var p in s.Probes)
+            {
+                writer.Write($"| {s.Client} | {Name(s.Scenario)} | {F(s.PayloadBytes)} | {F(p.OfferedRate, "0")} | {F(p.AchievedRate, "0")} | {F(p.ResponseTime?.P50Micros, "0.0")} "
+                    + $"| {F(p.ResponseTime?.P99Micros, "0.0")} | {F(p.ResponseTime?.P999Micros, "0.0")} | {(p.Held ? "yes" : "no")} | {Escape(p.Reason)} |\n");
+            }
+        }
+        writer.Write('\n');
     }
 
     /// <summary>Cells of load runs (a rate, or several producers or consumers): the rate offered and achieved, and

@@ -1,0 +1,68 @@
+using System.Globalization;
+using KafkaPerf.Scenarios;
+
+namespace KafkaPerf.Reporting.Charts;
+
+/// <summary>
+/// The sustainable-rate search's curves: per cell, each client's p50 and p99 response time against the offered rate of
+/// every probe, beside the goals' limits - where each client's latency turns up.
+/// </summary>
+internal static class RateCurveCharts
+{
+    public static IEnumerable<ReportChart> For(BenchmarkResult result)
+    {
+        if (result.RateSearches is not { Count: > 0 } searches) yield break;
+        var clients = result.Plan.Clients;
+        foreach (var cell in searches.GroupBy(s => (s.Scenario, s.PayloadBytes, s.Variant)))
+        {
+            var lines = new List<XYChart.Series>();
+            foreach (var search in cell)
+            {
+                int index = Math.Max(0, clients.ToList().IndexOf(search.Client));
+                var probes = search.Probes.Where(p => p.ResponseTime is { Count: > 0 }).OrderBy(p => p.OfferedRate).ToList();
+                lines.Add(new XYChart.Series($"{search.Client} p99", index, [.. probes.Select(p => new XYChart.Point(p.OfferedRate, p.ResponseTime!.P99Micros))], Markers: true, Whiskers: false, Dash: string.Empty));
+                lines.Add(new XYChart.Series($"{search.Client} p50", index, [.. probes.Select(p => new XYChart.Point(p.OfferedRate, p.ResponseTime!.P50Micros))], Markers: true, Whiskers: false, Dash: "3 3"));
+            }
+            var rates = lines.SelectMany(l => l.Points).Select(p => p.X).Where(x => x > 0).DefaultIfEmpty(1).ToList();
+            var goals = cell.First().Goals;
+            var limits = goals.Select(g => (Goal: g, Micros: Limit(g))).Where(g => g.Micros > 0).ToList();
+            foreach (var (goal, micros) in limits)
+                lines.Add(new XYChart.Series($"goal {goal}", clients.Count + 1, [new(rates.Min(), micros), new(rates.Max(), micros)], Markers: false, Whiskers: false, Dash: "6 3"));
+            var values = lines.SelectMany(l => l.Points).Select(p => p.Y).Where(v => double.IsFinite(v) && v > 0).ToList();
+            if (values.Count == 0) continue;
+            bool millis = values.Max() >= 2_000;
+            double scale = millis ? 1_000 : 1;
+            lines = [.. lines.Select(l => l with { Points = [.. l.Points.Select(p => p with { Y = p.Y / scale })] })];
+            var (scenario, size, variant) = cell.Key;
+            string title = $"{scenario} response time against offered rate, {ChartFormat.Bytes(size)}";
+            var svg = new XYChart
+            {
+                Title = title,
+                Subtitle = $"goal: {string.Join(", ", goals)} · settings: {variant} · each point one probe (its runs merged)",
+                XLabel = "offered rate (msg/s, log scale)",
+                YLabel = $"response time ({(millis ? "ms" : "µs")}, log scale)",
+                X = Axis.Log(rates.Min(), rates.Max(), ChartFormat.Count),
+                Y = Axis.Log(values.Min() / scale, values.Max() / scale, ChartFormat.Short),
+                Lines = lines,
+                Note = "Solid: p99, dashed: p50 of response time (from when each record was due). The highest sustainable rate is the last probe under every goal whose achieved rate stayed within 1 % of the offered one.",
+            }.Render();
+            yield return new ReportChart($"rate-curve-{scenario.ToString().ToLowerInvariant()}-{size.ToString(CultureInfo.InvariantCulture)}b{(variant == "defaults" ? string.Empty : "-" + ChartFormat.Slug(variant))}",
+                ChartKind.RateCurve, title, svg);
+        }
+    }
+
+    /// <summary>A goal's limit in microseconds, from its text (<c>p99&lt;20ms</c>).</summary>
+    private static double Limit(string goal)
+    {
+        int less = goal.IndexOf('<', StringComparison.Ordinal);
+        if (less < 0) return 0;
+        try
+        {
+            return Load.LatencyGoal.ParseList(goal)[0].Limit.TotalMicroseconds;
+        }
+        catch (Running.PlanValidationException)
+        {
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,99 @@
+using System.Diagnostics;
+using HdrHistogram;
+using KafkaPerf.Adapters.Broker;
+using KafkaPerf.Adapters.Confluent;
+using KafkaPerf.Adapters.Java;
+using KafkaPerf.Adapters.Tests.Java;
+using KafkaPerf.Clients;
+using KafkaPerf.Running;
+using KafkaPerf.Scenarios;
+
+namespace KafkaPerf.Adapters.Tests.Load;
+
+/// <summary>Load at a rate on the real embedded broker, for every client: the schedule, several producers and
+/// consumers, and a broker that stalls.</summary>
+[Collection(BrokerCollectionDefinition.Name)]
+public sealed class RateOnBrokerTests(BrokerFixture fixture)
+{
+    private ClientConnection Connection => new(fixture.Broker.BootstrapServers, fixture.Broker.KafkaVersion) { BrokerDescription = "embedded" };
+
+    [Theory]
+    [InlineData("confluent")]
+    [InlineData("java")]
+    [InlineData("java-batched")]
+    public async Task RunAsync_TwoProducersTwoConsumersAtARate_EveryKeyOnceAndTheRateKept(string client)
+    {
+        var plan = new BenchmarkPlanBuilder().Clients(client).Scenarios(ScenarioKind.Produce, ScenarioKind.Roundtrip).PayloadSizes(100)
+            .Rates(2_000).Duration(TimeSpan.FromSeconds(2)).LoadWarmup(TimeSpan.FromMilliseconds(500)).Producers(2).Consumers(2)
+            .Settings(new ClientSettings { Acks = AcksMode.Leader, LingerMs = 1, BatchSizeBytes = 1_000_000, MaxInFlight = 5 }).Repeat(1).Build();
+
+        var result = await Runner().RunAsync(plan, cancellationToken: TestPaths.Timeout());
+
+        Assert.Equal(2, result.Runs.Count);
+        foreach (var run in result.Runs)
+        {
+            Assert.True(run.Succeeded, $"{run.Scenario}: {run.Error}");
+            Assert.Equal(5_000, run.Sent);
+            Assert.Equal(2, run.Producers);
+            Assert.InRange(run.AchievedRate!.Value, 2_000 * 0.99, 2_000 * 1.01);
+            Assert.Equal(4_000, run.ResponseTime!.Count);
+            Assert.Equal(run.Sent, run.Intervals!.Sum(i => i.Sent));
+            // A sender on time and a client at a tenth of its capacity: most records answer within 200 ms (java-batched
+            // included, which hands its partial batch over whenever the schedule waits).
+            Assert.True(run.ResponseTime.P50Micros < 200_000, $"{run.Scenario} response p50 {run.ResponseTime.P50Micros} µs");
+        }
+        var roundtrip = result.Runs.Single(r => r.Scenario == ScenarioKind.Roundtrip);
+        Assert.Equal(5_000, roundtrip.Received);
+        Assert.Equal(0, roundtrip.Duplicates);
+        Assert.Equal(2, roundtrip.Consumers);
+    }
+
+    [Fact]
+    public async Task RunAsync_BrokerPausedForOneSecond_ResponseTimeHoldsTheStall()
+    {
+        // A broker of its own: pausing the shared one would stall the other tests.
+        await using var broker = await EmbeddedKafkaBroker.StartAsync(new EmbeddedKafkaBrokerOptions { HeapMegabytes = 384 }, TestPaths.Timeout());
+        var connection = new ClientConnection(broker.BootstrapServers, broker.KafkaVersion);
+        var plan = new BenchmarkPlanBuilder().Clients("confluent").Scenarios(ScenarioKind.Produce).PayloadSizes(100)
+            .Rates(1_000).Duration(TimeSpan.FromSeconds(4)).LoadWarmup(TimeSpan.FromMilliseconds(500))
+            .Settings(new ClientSettings { Acks = AcksMode.Leader, LingerMs = 1 }).Repeat(1).Build();
+        using var pause = new CancellationTokenSource();
+        var pauser = Task.Run(async () =>
+        {
+            // Into the measured part, then SIGSTOP for one second and SIGCONT.
+            await Task.Delay(TimeSpan.FromSeconds(2.5), pause.Token);
+            Signal("STOP", broker.ProcessId);
+            await Task.Delay(TimeSpan.FromSeconds(1));
+            Signal("CONT", broker.ProcessId);
+        });
+
+        var result = await new BenchmarkRunner(new ClientRegistry([new ConfluentClientFactory()]), connection).RunAsync(plan, cancellationToken: TestPaths.Timeout());
+        await pauser;
+
+        var run = Assert.Single(result.Runs);
+        Assert.True(run.Succeeded, run.Error);
+        // Every record due during the pause waited for the broker: the slowest about the pause, and about a thousand of
+        // the 4 000 well above the usual few milliseconds.
+        var response = run.ResponseTimeHistogram!;
+        Assert.InRange(response.GetMaxValue(), 800_000_000, 2_500_000_000);
+        long slow = response.RecordedValues().Where(v => response.LowestEquivalentValue(v.ValueIteratedTo) > 100_000_000).Sum(v => v.CountAtValueIteratedTo);
+        Assert.InRange(slow, 500, 1_600);
+        // The sender was never late (librdkafka queues while the broker is stopped): the stall is the broker's, not the
+        // load generator's, and the time series shows the acknowledgements stop and catch up.
+        Assert.True(run.SendDelay!.P99Micros < 50_000, $"send delay p99 {run.SendDelay.P99Micros} µs");
+        Assert.Contains(run.Intervals!, i => !i.Warmup && i.Acknowledged < 500);
+        Assert.Contains(run.Intervals!, i => !i.Warmup && i.ResponseTime is { MaxMicros: > 800_000 });
+    }
+
+    private BenchmarkRunner Runner() => new(new ClientRegistry(
+    [
+        new ConfluentClientFactory(), new JavaClientFactory(false, JavaTestJvm.Options), new JavaClientFactory(true, JavaTestJvm.Options),
+    ]), Connection);
+
+    private static void Signal(string signal, int pid)
+    {
+        using var kill = Process.Start(new ProcessStartInfo("kill", ["-" + signal, pid.ToString(System.Globalization.CultureInfo.InvariantCulture)]) { UseShellExecute = false })!;
+        kill.WaitForExit();
+        Assert.Equal(0, kill.ExitCode);
+    }
+}

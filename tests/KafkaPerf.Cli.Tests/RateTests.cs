@@ -1,0 +1,118 @@
+using System.Text.Json;
+
+namespace KafkaPerf.Cli.Tests;
+
+/// <summary><c>run --rate</c> and <c>find-rate</c> as a user runs them (the in-memory client: no broker needed).</summary>
+public class RateTests
+{
+    [Theory]
+    [InlineData(new[] { "--rate", "0" }, "Rate 0 is not a positive number of records per second")]
+    [InlineData(new[] { "--rate", "-10" }, "Rate -10 is not a positive number of records per second")]
+    [InlineData(new[] { "--rate", "fast" }, "Rate 'fast' is not a number of records per second")]
+    [InlineData(new[] { "--rate", "1000", "--duration", "0s" }, "The duration must be positive")]
+    [InlineData(new[] { "--rate", "1000", "--duration", "60" }, "--duration '60' has no unit: write e.g. --duration 60s")]
+    [InlineData(new[] { "--rate", "1000", "--duration", "10parsecs" }, "--duration '10parsecs' has an unknown unit 'parsecs'")]
+    [InlineData(new[] { "--rate", "1000", "--warmup", "-1s" }, "The warm-up must not be negative")]
+    [InlineData(new[] { "--rate", "1000", "--producers", "0" }, "producers 0 is out of range: use 1 to 64 per client")]
+    [InlineData(new[] { "--rate", "1000", "--consumers", "99" }, "consumers 99 is out of range: use 1 to 64 per client")]
+    [InlineData(new[] { "--rate", "1000", "--messages", "5000", "--duration", "5s" }, "Give either --duration or --messages with --rate, not both")]
+    [InlineData(new[] { "--rate", "1000", "--scenarios", "consume" }, "A consume reads a filled topic as fast as it can, so a rate means nothing to it")]
+    [InlineData(new[] { "--rate", "1000", "--references", "kcat" }, "References (kcat, kafka-tools) send bursts only")]
+    [InlineData(new[] { "--duration", "5s" }, "A duration applies to runs at a rate")]
+    [InlineData(new[] { "--warmup", "5s" }, "--warmup applies to runs at a rate")]
+    [InlineData(new[] { "--interval", "2s" }, "--interval applies to load runs")]
+    [InlineData(new[] { "--rate", "1000", "--interval", "1ms" }, "The interval must be at least 10 ms")]
+    public async Task Run_BadLoadInput_OneLineAndExitCode2AndNoFiles(string[] args, string expected)
+    {
+        var output = Path.Combine(Path.GetTempPath(), "kafkaperf-cli-" + Guid.NewGuid().ToString("N"));
+
+        var (exit, _, err) = await CliProcess.RunAsync(null, ["run", "--clients", "inmemory", .. args, "--output", output]);
+
+        Assert.Equal(2, exit);
+        Assert.Contains(expected, err, StringComparison.Ordinal);
+        Assert.Single(err.TrimEnd().Split('\n'));
+        Assert.False(Directory.Exists(output));
+    }
+
+    [Fact]
+    public async Task Run_AtARate_WritesTheTimeSeriesBesideTheResults()
+    {
+        var output = Directory.CreateTempSubdirectory("kafkaperf-cli-");
+        try
+        {
+            var (exit, stdout, err) = await CliProcess.RunAsync(null, "run", "--clients", "inmemory", "--rate", "5k", "--duration", "1s",
+                "--warmup", "200ms", "--interval", "250ms", "--sizes", "100", "--repeat", "2", "--output", output.FullName);
+
+            Assert.True(exit == 0, err);
+            // The default scenarios at a rate, no warm-up run: 2 scenarios × 2 runs.
+            Assert.Contains("kafkaperf: 4 runs", err, StringComparison.Ordinal);
+            Assert.Contains("## Load", stdout, StringComparison.Ordinal);
+            Assert.Contains("| roundtrip | defaults | inmemory | 100 | 5000 |", stdout, StringComparison.Ordinal);
+            Assert.Single(output.GetFiles("*-intervals.csv"));
+            Assert.Single(output.GetFiles("*-intervals.hlog"));
+            Assert.Single(output.GetFiles("*-rate-roundtrip-100b-5000rps.svg"));
+            Assert.Single(output.GetFiles("*-latency-time-roundtrip-100b-5000rps.svg"));
+            var intervals = File.ReadAllLines(output.GetFiles("*-intervals.csv").Single().FullName);
+            // The warm-up as one interval, then four of 250 ms, per run.
+            Assert.InRange(intervals.Length - 1, 4 * 5, 4 * 6);
+            using var json = JsonDocument.Parse(File.ReadAllText(output.GetFiles("*.json").Single().FullName));
+            var run = json.RootElement.GetProperty("runs")[0];
+            Assert.Equal(5000, run.GetProperty("offeredRate").GetDouble());
+            Assert.Equal(1000, run.GetProperty("warmupRecords").GetInt64());
+            Assert.True(run.GetProperty("intervals").GetArrayLength() >= 5);
+        }
+        finally
+        {
+            output.Delete(recursive: true);
+        }
+    }
+
+    [Theory]
+    [InlineData("p101<5ms", "The latency goal 'p101<5ms' has no percentile above 0 and at most 100")]
+    [InlineData("p99<", "The latency goal 'p99<' has no time after '<'")]
+    [InlineData("p99<5", "The latency goal 'p99<5' has a time without a unit")]
+    public async Task FindRate_BadGoal_OneLineAndExitCode2(string goal, string expected)
+    {
+        var (exit, _, err) = await CliProcess.RunAsync(null, "find-rate", "--clients", "inmemory", "--slo", goal);
+
+        Assert.Equal(2, exit);
+        Assert.StartsWith("kafkaperf: " + expected, err.Trim(), StringComparison.Ordinal);
+        Assert.Single(err.TrimEnd().Split('\n'));
+    }
+
+    [Fact]
+    public async Task FindRate_WithoutAGoal_SaysSo()
+    {
+        var (exit, _, err) = await CliProcess.RunAsync(null, "find-rate", "--clients", "inmemory");
+
+        Assert.Equal(2, exit);
+        Assert.Contains("--slo", err, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task FindRate_InMemory_ProbesUpToTheMaximumAndReportsTheSearch()
+    {
+        var output = Directory.CreateTempSubdirectory("kafkaperf-cli-");
+        try
+        {
+            var (exit, stdout, err) = await CliProcess.RunAsync(null, "find-rate", "--slo", "p99<1s", "--clients", "inmemory", "--scenarios", "roundtrip",
+                "--duration", "500ms", "--warmup", "0s", "--start-rate", "1000", "--max-rate", "4000", "--output", output.FullName);
+
+            Assert.True(exit == 0, err);
+            // 1 000, 2 000, 4 000: every one held, up to the maximum.
+            Assert.Equal(3, err.Split('\n').Count(l => l.StartsWith("[probe", StringComparison.Ordinal)));
+            Assert.Contains("## Highest sustainable rate", stdout, StringComparison.Ordinal);
+            Assert.Contains("| roundtrip | defaults | inmemory | 100 | p99<1s | 4000 | – |", stdout, StringComparison.Ordinal);
+            Assert.Contains("every rate held, up to 4 000 msg/s (the maximum probed)", stdout, StringComparison.Ordinal);
+            Assert.Single(output.GetFiles("*-rate-curve-roundtrip-100b.svg"));
+            using var json = JsonDocument.Parse(File.ReadAllText(output.GetFiles("*.json").Single().FullName));
+            var search = json.RootElement.GetProperty("rateSearches")[0];
+            Assert.Equal(4000, search.GetProperty("highestHeld").GetDouble());
+            Assert.Equal(3, search.GetProperty("probes").GetArrayLength());
+        }
+        finally
+        {
+            output.Delete(recursive: true);
+        }
+    }
+}
