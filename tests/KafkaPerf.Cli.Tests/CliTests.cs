@@ -142,7 +142,7 @@ public class CliTests
             var (tolerant, _, _) = await RunAsync("compare", baseline, slower, "--fail-if-slower", "50");
 
             Assert.Equal(0, plain);
-            Assert.Contains("| confluent | produce | defaults | 1000 | 100 | 10 / 10 | 12", table, StringComparison.Ordinal);
+            Assert.Contains("| confluent | produce | defaults | 1000 | 100 | – | elapsed s | 10 / 10 | 12", table, StringComparison.Ordinal);
             Assert.Contains("candidate slower", table, StringComparison.Ordinal);
             Assert.Equal(0, passes);
             Assert.Contains("no cell is slower than the baseline by more than 10 %", passErr, StringComparison.Ordinal);
