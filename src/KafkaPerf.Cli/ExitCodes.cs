@@ -12,9 +12,11 @@ internal static class ExitCodes
     /// <summary>Bad input or a missing prerequisite (Java, Kafka's jars, librdkafka, an unreachable --bootstrap): nothing ran.</summary>
     public const int BadInput = 2;
 
-    /// <summary>The embedded broker did not start; the message carries the tail of its log. Nothing ran.</summary>
+    /// <summary>The broker failed under the plan: the embedded broker did not start (the message carries the tail of its
+    /// log, nothing ran), it exited during the plan, or a <c>--bootstrap</c> cluster stopped answering for the stall
+    /// timeout. The runs finished before were saved; the remaining runs were not attempted.</summary>
     public const int BrokerFailed = 3;
 
-    /// <summary>Cancelled with Ctrl+C; results gathered so far were saved.</summary>
+    /// <summary>Cancelled with Ctrl+C (SIGINT); results gathered so far were saved. SIGTERM ends with 143.</summary>
     public const int Cancelled = 130;
 }

@@ -37,6 +37,10 @@ internal static class Program
         builder.Services.AddTransient<ClientsCommand>();
         builder.Services.AddTransient<BrokerCommand>();
         builder.Services.AddSingleton(new EmbeddedKafkaBrokerOptions());
+        // Ctrl+C and SIGTERM: the commands stop on its token; a second signal, or a command still running 4 s after the
+        // first, ends the process at once (see Shutdown).
+        using var shutdown = new Shutdown(Console.Error);
+        builder.Services.AddSingleton(shutdown);
         IHost built;
         try
         {
@@ -60,9 +64,6 @@ internal static class Program
             host.Services.GetRequiredService<BrokerCommand>().Build(),
             CompareCommand.Build(),
         };
-        // Ctrl+C and SIGTERM cancel the token the actions receive; the runner then stops, deletes the current topic and
-        // the partial result is saved. System.CommandLine would end the process 2 s after the signal, which a topic
-        // deletion on a remote cluster can outlast: the action gets up to a minute.
         try
         {
             // kafkaperf.json, then KAFKAPERF_ variables, then the flags typed: each overrides the one before.
@@ -85,9 +86,10 @@ internal static class Program
         CliErrors.Verbose = parse.GetValue(verbose);
         try
         {
+            // Signals are Shutdown's, not System.CommandLine's.
             return await parse.InvokeAsync(new InvocationConfiguration
             {
-                ProcessTerminationTimeout = TimeSpan.FromMinutes(1), EnableDefaultExceptionHandler = false,
+                ProcessTerminationTimeout = null, EnableDefaultExceptionHandler = false,
             });
         }
         catch (Exception ex) when (ex is not OperationCanceledException)

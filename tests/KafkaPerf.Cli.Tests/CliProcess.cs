@@ -26,16 +26,20 @@ internal sealed class CliProcess : IDisposable
     /// <summary>Starts the tool in a working directory of the test's choosing.</summary>
     public static CliProcess StartIn(string? workingDirectory, IReadOnlyDictionary<string, string?>? environment, params string[] args)
     {
-        // "setsid" as the first argument starts the tool as the leader of a process group of its own.
+        // "setsid" as the first argument starts the tool as the leader of a process group of its own; "default-signals"
+        // starts it with SIGINT handled as a terminal would deliver it (a test host started in the background may have
+        // inherited SIGINT ignored, and .NET then ignores it too).
         bool ownGroup = args.Length > 0 && args[0] == "setsid";
-        var start = new ProcessStartInfo(ownGroup ? "setsid" : "dotnet")
+        bool defaultSignals = args.Length > 0 && args[0] == "default-signals";
+        var start = new ProcessStartInfo(ownGroup ? "setsid" : defaultSignals ? "env" : "dotnet")
         {
             RedirectStandardOutput = true, RedirectStandardError = true, RedirectStandardInput = true, UseShellExecute = false,
             WorkingDirectory = workingDirectory ?? string.Empty,
         };
-        if (ownGroup) start.ArgumentList.Add("dotnet");
+        if (defaultSignals) start.ArgumentList.Add("--default-signal=INT");
+        if (ownGroup || defaultSignals) start.ArgumentList.Add("dotnet");
         start.ArgumentList.Add(Path.Combine(AppContext.BaseDirectory, "dotnet-kafkaperf.dll"));
-        foreach (var arg in ownGroup ? args[1..] : args) start.ArgumentList.Add(arg);
+        foreach (var arg in ownGroup || defaultSignals ? args[1..] : args) start.ArgumentList.Add(arg);
         foreach (var (key, value) in environment ?? new Dictionary<string, string?>())
         {
             if (value is null) start.Environment.Remove(key);

@@ -57,7 +57,7 @@ public partial class ProcessTests
             await cli.Process.WaitForExitAsync(timeout.Token);
             cli.Process.WaitForExit();
 
-            Assert.True(cli.Process.ExitCode == 130, cli.Stderr);
+            Assert.True(cli.Process.ExitCode == 143, cli.Stderr);
             Assert.Equal(["csv", "html", "json", "md"], output.GetFiles().Select(f => f.Extension.TrimStart('.')).Where(e => e != "svg").Order());
             Assert.Single(output.GetFiles("*-throughput-produce.svg"));
             Assert.Contains("Cancelled", File.ReadAllText(output.GetFiles("*.md").Single().FullName), StringComparison.Ordinal);

@@ -48,7 +48,11 @@ public sealed class ConnectedBroker : IAsyncDisposable
                 // The probe cannot be interrupted; a cancellation stops waiting for it at once.
                 int brokers = await Task.Run(() => ConfluentClientFactory.ProbeBroker(cluster.BootstrapServers, ProbeTimeout), CancellationToken.None)
                     .WaitAsync(cancellationToken).ConfigureAwait(false);
-                return new ConnectedBroker(new ClientConnection(cluster.BootstrapServers) { BrokerDescription = $"external cluster, {brokers} broker(s)" }, null, null);
+                return new ConnectedBroker(new ClientConnection(cluster.BootstrapServers)
+                {
+                    BrokerDescription = $"external cluster, {brokers} broker(s)",
+                    CheckReachable = (timeout, token) => ConfluentClientFactory.CheckReachableAsync(cluster.BootstrapServers, timeout, token),
+                }, null, null);
             }
             case BrokerSource.ContainerBroker container:
             {
@@ -68,6 +72,9 @@ public sealed class ConnectedBroker : IAsyncDisposable
                 var connection = new ClientConnection(broker.BootstrapServers, broker.KafkaVersion)
                 {
                     BrokerDescription = $"Kafka container from {broker.Image} (Testcontainers), started in {broker.StartupTime.TotalSeconds:0.0} s",
+                    CheckReachable = (timeout, token) => ConfluentClientFactory.CheckReachableAsync(broker.BootstrapServers, timeout, token),
+                    BrokerName = "the Kafka container",
+                    Ephemeral = true,
                 };
                 return new ConnectedBroker(connection, null, broker);
             }
@@ -82,12 +89,25 @@ public sealed class ConnectedBroker : IAsyncDisposable
                     BrokerDescription = $"embedded KRaft broker, {embedded.Options.HeapMegabytes} MB heap, started in {broker.StartupTime.TotalSeconds:0.0} s",
                     BrokerConfig = broker.Config,
                     BrokerProbe = broker.Probe,
+                    BrokerExited = broker.UnexpectedExit,
+                    BrokerName = "the embedded broker",
+                    Ephemeral = true,
+                    // A broker that is alive but does not answer (stopped, swapping, stuck in a pause) is asked after a failed run.
+                    CheckReachable = (timeout, token) => ConfluentClientFactory.CheckReachableAsync(broker.BootstrapServers, timeout, token),
                 };
                 return new ConnectedBroker(connection, broker, null);
             }
             default:
                 throw new ArgumentException($"Unknown broker source {source}.", nameof(source));
         }
+    }
+
+    /// <summary>For a process that must end now: kills the embedded broker (SIGKILL) and gives the container a second to
+    /// go; nothing for an existing cluster.</summary>
+    public void KillNow()
+    {
+        Embedded?.Kill();
+        if (Container is not null) Container.DisposeAsync().AsTask().Wait(TimeSpan.FromSeconds(1));
     }
 
     /// <summary>Stops the embedded broker or removes the container.</summary>

@@ -32,12 +32,15 @@ public sealed partial class EmbeddedKafkaBroker : IAsyncDisposable
     private const string LogFolderName = "kafka-logs";
     private readonly Process _process;
     private readonly Task _exited;
+    private readonly TaskCompletionSource<BrokerExit> _unexpectedExit = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private readonly string? _crashLogPath;
     private int _disposed;
     private EmbeddedBrokerProbe? _probe;
 
     private EmbeddedKafkaBroker(Process process, string bootstrap, string version, string dataDirectory,
-        IReadOnlyDictionary<string, string> config, KafkaJars jars, TimeSpan startupTime)
+        IReadOnlyDictionary<string, string> config, KafkaJars jars, TimeSpan startupTime, string? crashLogPath)
     {
+        _crashLogPath = crashLogPath;
         _process = process;
         BootstrapServers = bootstrap;
         KafkaVersion = version;
@@ -47,6 +50,8 @@ public sealed partial class EmbeddedKafkaBroker : IAsyncDisposable
         StartupTime = startupTime;
         ProcessId = process.Id;
         _exited = process.WaitForExitAsync();
+        _exited.ContinueWith(static (_, state) => ((EmbeddedKafkaBroker)state!).OnExited(), this,
+            CancellationToken.None, TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
     }
 
     /// <summary>The bootstrap address, <c>127.0.0.1:port</c>.</summary>
@@ -222,11 +227,87 @@ public sealed partial class EmbeddedKafkaBroker : IAsyncDisposable
             };
         }
 
-        return new EmbeddedKafkaBroker(process, bootstrap, version, dataDirectory, config, jars, Stopwatch.GetElapsedTime(started));
+        return new EmbeddedKafkaBroker(process, bootstrap, version, dataDirectory, config, jars, Stopwatch.GetElapsedTime(started), options.CrashLogPath);
     }
 
     /// <summary>Completes when the broker JVM has ended, whatever the reason.</summary>
     public Task Exited => _exited;
+
+    /// <summary>Completes when the broker JVM has ended by itself - killed, crashed, out of memory - before it was disposed,
+    /// saying how and where a copy of its log is; never completes for a broker that is disposed first.</summary>
+    public Task<BrokerExit> UnexpectedExit => _unexpectedExit.Task;
+
+    private void OnExited()
+    {
+        if (Volatile.Read(ref _disposed) != 0) return;
+        string how;
+        try
+        {
+            how = DescribeExit(_process.ExitCode);
+        }
+        catch (InvalidOperationException)
+        {
+            how = "ended";
+        }
+        _unexpectedExit.TrySetResult(new BrokerExit($"the embedded broker exited ({how})", KeepLog()));
+    }
+
+    /// <summary>How a process ended, from its exit code (a process killed by signal N reports 128 + N).</summary>
+    /// <param name="exitCode">The exit code.</param>
+    /// <returns>E.g. <c>killed by SIGKILL</c> or <c>exit code 1</c>.</returns>
+    internal static string DescribeExit(int exitCode) => exitCode switch
+    {
+        > 128 and < 160 => (exitCode - 128) switch
+        {
+            1 => "killed by SIGHUP",
+            2 => "killed by SIGINT",
+            6 => "killed by SIGABRT",
+            9 => "killed by SIGKILL",
+            11 => "killed by SIGSEGV",
+            15 => "killed by SIGTERM",
+            var signal => $"killed by signal {signal}",
+        },
+        _ => $"exit code {exitCode}",
+    };
+
+    /// <summary>Copies the log out of the data folder, which goes when the broker is disposed: to the path asked for, else
+    /// (a folder that cannot be written) to the temporary folder.</summary>
+    private string? KeepLog()
+    {
+        var fallback = Path.Combine(Path.GetTempPath(), $"kafkaperf-broker-{ProcessId}.log");
+        foreach (var target in _crashLogPath is null ? [fallback] : new[] { _crashLogPath, fallback })
+        {
+            try
+            {
+                var folder = Path.GetDirectoryName(Path.GetFullPath(target));
+                if (folder is not null) Directory.CreateDirectory(folder);
+                File.Copy(LogFile, target, overwrite: false);
+                return target;
+            }
+            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+            {
+                // Next place.
+            }
+        }
+        return null;
+    }
+
+    /// <summary>Ends the broker JVM at once with SIGKILL and deletes its data folder, waiting at most a second, for a process
+    /// that is about to end itself: a stopped JVM (SIGSTOP) would not notice its owner is gone.</summary>
+    public void Kill()
+    {
+        Interlocked.Exchange(ref _disposed, 1);
+        try
+        {
+            if (!_process.HasExited) _process.Kill(entireProcessTree: true);
+            _process.WaitForExit(1000);
+        }
+        catch (Exception ex) when (ex is InvalidOperationException or System.ComponentModel.Win32Exception or AggregateException)
+        {
+            // Gone already.
+        }
+        DeleteDirectory(DataDirectory);
+    }
 
     /// <summary>Stops the broker (the JVM deletes its data and halts) and deletes what is left of the data folder.</summary>
     /// <returns>A task that completes when the JVM is gone.</returns>
@@ -248,7 +329,8 @@ public sealed partial class EmbeddedKafkaBroker : IAsyncDisposable
             {
                 // The pipe is already gone: the JVM stops by itself.
             }
-            if (!await WaitForExitAsync(process).ConfigureAwait(false))
+            // A stopped JVM (SIGSTOP, a debugger) cannot see its pipe close: waiting for it would be in vain.
+            if (IsStopped(process) || !await WaitForExitAsync(process).ConfigureAwait(false))
             {
                 // A JVM that does not stop when its owner lets go is ended the hard way.
                 try
@@ -266,6 +348,22 @@ public sealed partial class EmbeddedKafkaBroker : IAsyncDisposable
         {
             process.Dispose();
             DeleteDirectory(dataDirectory);
+        }
+    }
+
+    /// <summary>Whether the process is stopped by a signal (state T in <c>/proc/PID/stat</c>); false where that cannot be read.</summary>
+    private static bool IsStopped(Process process)
+    {
+        try
+        {
+            var stat = File.ReadAllText($"/proc/{process.Id}/stat");
+            // The command name may hold spaces and parentheses: the state follows the last ')'.
+            int close = stat.LastIndexOf(')');
+            return close > 0 && close + 2 < stat.Length && stat[close + 2] is 'T' or 't';
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or InvalidOperationException)
+        {
+            return false;
         }
     }
 

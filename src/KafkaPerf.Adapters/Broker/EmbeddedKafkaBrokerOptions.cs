@@ -27,6 +27,11 @@ public sealed record EmbeddedKafkaBrokerOptions
     /// <summary>Where data folders are created; a <c>kafkaperf-brokers-USER</c> folder in the temporary folder when <see langword="null"/>.</summary>
     public string? DataRoot { get; init; }
 
+    /// <summary>Where a copy of the broker's log goes when the broker exits by itself (killed, crashed) before it is
+    /// disposed - its data folder, log included, goes on dispose; a <c>kafkaperf-broker-PID.log</c> in the temporary folder
+    /// when <see langword="null"/>. The CLI puts it beside the results.</summary>
+    public string? CrashLogPath { get; init; }
+
     /// <summary>Picks the broker and controller ports; free loopback ports when <see langword="null"/>. Tests use it to
     /// hand out a port that is taken.</summary>
     internal Func<(int Port, int ControllerPort)>? PortPicker { get; init; }

@@ -70,7 +70,8 @@ internal sealed class ConfluentClient : IBenchClient
         {
             await _admin.CreateTopicsAsync(
                 [new TopicSpecification { Name = topic.Name, NumPartitions = topic.Partitions, ReplicationFactor = topic.ReplicationFactor }],
-                new CreateTopicsOptions { RequestTimeout = _options.MetadataTimeout, OperationTimeout = _options.MetadataTimeout }).ConfigureAwait(false);
+                new CreateTopicsOptions { RequestTimeout = _options.MetadataTimeout, OperationTimeout = _options.MetadataTimeout })
+                .WaitAsync(cancellationToken).ConfigureAwait(false);
         }
         catch (CreateTopicsException ex) when (ex.Results.Any(r => r.Error.Code == ErrorCode.TopicAlreadyExists))
         {
@@ -84,7 +85,7 @@ internal sealed class ConfluentClient : IBenchClient
         try
         {
             await _admin.DeleteTopicsAsync([topic], new DeleteTopicsOptions { RequestTimeout = _options.MetadataTimeout, OperationTimeout = _options.MetadataTimeout })
-                .ConfigureAwait(false);
+                .WaitAsync(cancellationToken).ConfigureAwait(false);
         }
         catch (DeleteTopicsException ex) when (ex.Results.All(r => r.Error.Code == ErrorCode.UnknownTopicOrPart))
         {

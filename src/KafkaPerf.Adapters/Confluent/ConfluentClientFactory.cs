@@ -1,3 +1,4 @@
+using Confluent.Kafka;
 using KafkaPerf.Clients;
 
 namespace KafkaPerf.Adapters.Confluent;
@@ -74,5 +75,23 @@ public sealed class ConfluentClientFactory(ConfluentClientOptions? options = nul
     {
         ConfluentNativeLibrary.EnsureLoaded();
         return ConfluentClient.Probe(bootstrap, timeout);
+    }
+
+    /// <summary>Asks a cluster for its metadata once, off the caller's thread.</summary>
+    /// <param name="bootstrap">The cluster.</param>
+    /// <param name="timeout">How long to wait for an answer.</param>
+    /// <param name="cancellationToken">Stops waiting (the request itself ends at its timeout).</param>
+    /// <returns><see langword="null"/> when it answered; otherwise librdkafka's reason.</returns>
+    public static async Task<string?> CheckReachableAsync(string bootstrap, TimeSpan timeout, CancellationToken cancellationToken)
+    {
+        try
+        {
+            await Task.Run(() => ProbeBroker(bootstrap, timeout), CancellationToken.None).WaitAsync(cancellationToken).ConfigureAwait(false);
+            return null;
+        }
+        catch (PrerequisiteException ex) when (ex.InnerException is KafkaException kafka)
+        {
+            return kafka.Error.Reason;
+        }
     }
 }

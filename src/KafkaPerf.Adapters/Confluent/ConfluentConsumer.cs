@@ -17,6 +17,7 @@ internal sealed class ConfluentConsumer : IBenchConsumer
     private readonly IConsumer<long, Null> _consumer;
     private readonly string _topic;
     private readonly RecordForwarder _forwarder = new();
+    private readonly CancellationToken _cancellation;
     private Thread? _thread;
     private volatile bool _stop;
 
@@ -24,6 +25,7 @@ internal sealed class ConfluentConsumer : IBenchConsumer
     {
         var settings = ConfluentSettings.Consumer(bootstrap, spec.GroupId, spec.Settings);
         _topic = spec.Topic;
+        _cancellation = spec.Cancellation;
         _consumer = new ConsumerBuilder<long, Null>(settings)
             .SetKeyDeserializer(_forwarder)
             .SetValueDeserializer(_forwarder)
@@ -68,14 +70,19 @@ internal sealed class ConfluentConsumer : IBenchConsumer
     public void Dispose()
     {
         StopPolling();
-        try
+        // After a stall or a cancellation the broker may be gone: closing would wait for it. Disposing alone releases the
+        // handle without leaving the group (the group is the run's own and goes with its topic).
+        if (!_cancellation.IsCancellationRequested)
         {
-            // Leaves the group at once, so the broker does not wait for a session timeout.
-            _consumer.Close();
-        }
-        catch (KafkaException)
-        {
-            // The broker may be gone already; the handle is released below either way.
+            try
+            {
+                // Leaves the group at once, so the broker does not wait for a session timeout.
+                _consumer.Close();
+            }
+            catch (KafkaException)
+            {
+                // The broker may be gone already; the handle is released below either way.
+            }
         }
         _consumer.Dispose();
     }

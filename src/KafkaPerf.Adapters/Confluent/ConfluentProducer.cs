@@ -22,12 +22,14 @@ internal sealed class ConfluentProducer : IBenchProducer
     private readonly TopicPartition _topicPartition;
     private readonly Message<long, byte[]> _message = new() { Headers = [] };
     private readonly Action<DeliveryReport<long, byte[]>> _onDelivery;
+    private readonly CancellationToken _cancellation;
     private ReadOnlyMemory<byte> _value;
 
     public ConfluentProducer(ProducerSpec spec, IDeliverySink sink, string bootstrap, LibrdkafkaBinding binding, TimeSpan metadataTimeout)
     {
         var settings = ConfluentSettings.Producer(bootstrap, spec.Settings);
         _topicPartition = new TopicPartition(spec.Topic, Partition.Any);
+        _cancellation = spec.Cancellation;
         _onDelivery = report =>
         {
             if (report.Error.IsError) sink.OnDeliveryFailed(report.Message.Key, report.Error.Reason);
@@ -69,7 +71,9 @@ internal sealed class ConfluentProducer : IBenchProducer
             }
             catch (ProduceException<long, byte[]> ex) when (ex.Error.Code == ErrorCode.Local_QueueFull)
             {
-                // librdkafka's queue is full: wait for delivery reports to drain some, then send again.
+                // librdkafka's queue is full: wait for delivery reports to drain some, then send again - unless the run
+                // was cancelled or stalled (a broker that is gone drains nothing until message.timeout.ms, 5 min).
+                _cancellation.ThrowIfCancellationRequested();
                 _producer.Poll(QueueFullWait);
             }
         }
@@ -80,7 +84,11 @@ internal sealed class ConfluentProducer : IBenchProducer
         // Flush(CancellationToken) waits in 100 ms calls to rd_kafka_flush, which polls for at most 10 ms at a time;
         // when Confluent.Kafka's own poll thread takes the last delivery report, that wait runs out in full, so the
         // timed section could end up to 10 ms after the last acknowledgement. 1 ms calls keep that under 1 ms.
-        while (_producer.Flush(FlushStep) > 0) cancellationToken.ThrowIfCancellationRequested();
+        while (_producer.Flush(FlushStep) > 0)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            _cancellation.ThrowIfCancellationRequested();
+        }
     }
 
     public void Dispose() => _producer.Dispose();

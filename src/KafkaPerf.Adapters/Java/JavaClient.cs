@@ -12,6 +12,7 @@ namespace KafkaPerf.Adapters.Java;
 internal sealed class JavaClient : IBenchClient, IRuntimeProbe
 {
     private const string TopicExists = "org.apache.kafka.common.errors.TopicExistsException";
+    private static readonly TimeSpan AdminCloseTimeout = TimeSpan.FromMilliseconds(500);
 
     private readonly JavaRuntime _runtime;
     private readonly string _bootstrap;
@@ -27,20 +28,22 @@ internal sealed class JavaClient : IBenchClient, IRuntimeProbe
         _batched = batched;
         _bootstrap = connection.BootstrapServers
             ?? throw new ArgumentException("The Java clients need bootstrap servers.", nameof(connection));
+        // Admin requests (topics created and deleted) answer within the plan's stall timeout or fail.
+        var timeout = connection.StallTimeout < options.Timeout ? connection.StallTimeout : options.Timeout;
         using (var thread = runtime.Host.AttachCurrentThread("kafkaperf-java-admin"))
         {
             var env = thread.Env;
             var bootstrap = env.NewString(_bootstrap);
             try
             {
-                var local = env.NewObject(runtime.AdminClass, runtime.AdminInit, [JValue.Ref(bootstrap), JValue.Of((int)options.Timeout.TotalMilliseconds)]);
+                var local = env.NewObject(runtime.AdminClass, runtime.AdminInit, [JValue.Ref(bootstrap), JValue.Of((int)timeout.TotalMilliseconds)]);
                 _admin = env.NewGlobalRef(local);
                 env.DeleteLocalRef(local);
             }
             catch (JavaException ex)
             {
                 throw new PrerequisiteException(
-                    $"No Kafka broker answered the Java client at '{_bootstrap}' within {options.Timeout.TotalSeconds:0.#} s ({ex.JavaMessage ?? ex.JavaClass}): check --bootstrap, or leave it out to use the embedded broker.", ex);
+                    $"No Kafka broker answered the Java client at '{_bootstrap}' within {timeout.TotalSeconds:0.#} s ({ex.JavaMessage ?? ex.JavaClass}): check --bootstrap, or leave it out to use the embedded broker.", ex);
             }
             finally
             {
@@ -107,7 +110,7 @@ internal sealed class JavaClient : IBenchClient, IRuntimeProbe
             try
             {
                 OnAdminThread((env, name) => env.CallVoid(_admin, _runtime.AdminCreate,
-                    [JValue.Ref(name), JValue.Of(topic.Partitions), JValue.Of(topic.ReplicationFactor)]), topic.Name);
+                    [JValue.Ref(name), JValue.Of(topic.Partitions), JValue.Of(topic.ReplicationFactor)]), topic.Name, cancellationToken);
             }
             catch (JavaException ex) when (ex.Is(TopicExists))
             {
@@ -117,7 +120,7 @@ internal sealed class JavaClient : IBenchClient, IRuntimeProbe
     }
 
     public ValueTask DeleteTopicAsync(string topic, CancellationToken cancellationToken) =>
-        new(Task.Run(() => OnAdminThread((env, name) => env.CallVoid(_admin, _runtime.AdminDelete, [JValue.Ref(name)]), topic), cancellationToken));
+        new(Task.Run(() => OnAdminThread((env, name) => env.CallVoid(_admin, _runtime.AdminDelete, [JValue.Ref(name)]), topic, cancellationToken), cancellationToken));
 
     public ValueTask DisposeAsync()
     {
@@ -126,7 +129,9 @@ internal sealed class JavaClient : IBenchClient, IRuntimeProbe
         using var thread = _runtime.Host.AttachCurrentThread("kafkaperf-java-admin");
         try
         {
-            thread.Env.CallVoid(_admin, _runtime.AdminClose, []);
+            // Requests still in flight (a deletion on a cluster that went away) are given up at once: at the end of a plan
+            // there are none unless the cluster stopped answering.
+            thread.Env.CallVoid(_admin, _runtime.AdminClose, [JValue.Of((long)AdminCloseTimeout.TotalMilliseconds)]);
         }
         catch (JavaException)
         {
@@ -136,14 +141,20 @@ internal sealed class JavaClient : IBenchClient, IRuntimeProbe
         return ValueTask.CompletedTask;
     }
 
-    private void OnAdminThread(Action<JniEnv, IntPtr> call, string topic)
+    /// <summary>An admin call that a cancellation interrupts (Kafka's admin futures wait up to the client's timeout).</summary>
+    private void OnAdminThread(Action<JniEnv, IntPtr> call, string topic, CancellationToken cancellationToken)
     {
         using var thread = _runtime.Host.AttachCurrentThread("kafkaperf-java-admin");
         var env = thread.Env;
         var name = env.NewString(topic);
         try
         {
+            using var interrupt = _runtime.InterruptOn(env, cancellationToken);
             call(env, name);
+        }
+        catch (JavaException ex) when (cancellationToken.IsCancellationRequested)
+        {
+            throw new OperationCanceledException($"The request about topic '{topic}' was cancelled.", ex, cancellationToken);
         }
         finally
         {

@@ -24,12 +24,16 @@ internal sealed unsafe class JavaConsumer : IBenchConsumer
     private byte* _buffer;
     private int _capacity;
     private IntPtr _bufferRef;
+    private readonly CancellationToken _cancellation;
+    private readonly long _closeTimeoutMs;
     private bool _disposed;
 
     public JavaConsumer(JavaRuntime runtime, ConsumerSpec spec, string bootstrap, int bufferBytes)
     {
         _runtime = runtime;
         PrefetchEnabled = spec.UsePrefetch;
+        _cancellation = spec.Cancellation;
+        _closeTimeoutMs = (long)spec.StallTimeout.TotalMilliseconds;
         var settings = JavaSettings.Flatten(JavaSettings.Consumer(bootstrap, spec.GroupId, spec.Settings));
         _sinkHandle = JavaRuntime.NewSinkHandle(_box);
         using var thread = runtime.Host.AttachCurrentThread("kafkaperf-java-consumer-setup");
@@ -55,7 +59,7 @@ internal sealed unsafe class JavaConsumer : IBenchConsumer
         }
         catch
         {
-            if (_consumer != IntPtr.Zero) Close(env);
+            if (_consumer != IntPtr.Zero) Close(env, 0);
             JavaRuntime.FreeSinkHandle(_sinkHandle);
             throw;
         }
@@ -89,18 +93,19 @@ internal sealed unsafe class JavaConsumer : IBenchConsumer
         StopPolling();
         bool closed;
         using (var thread = _runtime.Host.AttachCurrentThread("kafkaperf-java-consumer-close"))
-            closed = Close(thread.Env);
+            closed = Close(thread.Env, _cancellation.IsCancellationRequested ? 0 : _closeTimeoutMs);
         // Java may still call back after a failed close: then the handle stays (a small leak, not a use after free).
         if (closed) JavaRuntime.FreeSinkHandle(_sinkHandle);
     }
 
-    private bool Close(JniEnv env)
+    private bool Close(JniEnv env, long timeoutMs)
     {
         bool closed = false;
         try
         {
-            // Stops the prefetch thread and leaves the group at once, so the broker does not wait for a session timeout.
-            env.CallVoid(_consumer, _runtime.ConsumerClose, []);
+            // Stops the prefetch thread and leaves the group at once, so the broker does not wait for a session timeout;
+            // after a stall or a cancellation it waits for no broker.
+            env.CallVoid(_consumer, _runtime.ConsumerClose, [JValue.Of(timeoutMs)]);
             closed = true;
         }
         catch (JavaException)

@@ -29,8 +29,12 @@ internal sealed unsafe class JavaProducer : IBenchProducer
     private IntPtr _bufferRef;
     private int _used;
     private int _count;
+    private readonly CancellationToken _cancellation;
+    private readonly long _closeTimeoutMs;
+    private readonly JavaInterrupt _interrupt;
     private bool _disposed;
     private bool _closed;
+    private bool _unfinished;
 
     public JavaProducer(JavaRuntime runtime, ProducerSpec spec, IDeliverySink sink, string bootstrap, JavaClientOptions options, bool batched)
     {
@@ -41,6 +45,11 @@ internal sealed unsafe class JavaProducer : IBenchProducer
         _thread = runtime.Host.AttachCurrentThread(batched ? "kafkaperf-java-batched-send" : "kafkaperf-java-send");
         _env = _thread.Env;
         _sinkHandle = JavaRuntime.NewSinkHandle(sink);
+        _cancellation = spec.Cancellation;
+        _closeTimeoutMs = (long)spec.StallTimeout.TotalMilliseconds;
+        // Every blocking call of this thread into the producer - its creation included - ends when the run is cancelled
+        // or stalls.
+        _interrupt = runtime.InterruptOn(_env, spec.Cancellation);
         try
         {
             EffectiveConfig = JavaRuntime.Effective(_env, runtime.EffectiveProducer, runtime, settings);
@@ -49,7 +58,7 @@ internal sealed unsafe class JavaProducer : IBenchProducer
             try
             {
                 var local = _env.NewObject(runtime.ProducerClass, runtime.ProducerInit,
-                    [JValue.Ref(array), JValue.Ref(topic), JValue.Of(_sinkHandle), JValue.Of((int)options.Timeout.TotalMilliseconds)]);
+                    [JValue.Ref(array), JValue.Ref(topic), JValue.Of(_sinkHandle), JValue.Of((int)Math.Min(spec.StallTimeout.TotalMilliseconds, int.MaxValue))]);
                 _producer = _env.NewGlobalRef(local);
                 _env.DeleteLocalRef(local);
             }
@@ -60,10 +69,13 @@ internal sealed unsafe class JavaProducer : IBenchProducer
             }
             if (batched) Allocate(options.BatchBytes);
         }
-        catch
+        catch (Exception ex)
         {
-            if (_producer != IntPtr.Zero) Close(_env);
+            _interrupt.Dispose();
+            if (_producer != IntPtr.Zero) Close(_env, 0);
             ReleaseNative();
+            if (ex is JavaException && spec.Cancellation.IsCancellationRequested)
+                throw new OperationCanceledException("Creating the producer was cancelled.", ex, spec.Cancellation);
             throw;
         }
     }
@@ -80,6 +92,11 @@ internal sealed unsafe class JavaProducer : IBenchProducer
             try
             {
                 _env.CallVoid(_producer, _runtime.ProducerSend, [JValue.Of(key), JValue.Ref(array)]);
+            }
+            catch (JavaException ex) when (_cancellation.IsCancellationRequested)
+            {
+                _unfinished = true;
+                throw new OperationCanceledException("The send was interrupted.", ex, _cancellation);
             }
             finally
             {
@@ -116,27 +133,20 @@ internal sealed unsafe class JavaProducer : IBenchProducer
         if (_batched) SendBatch();
         // KafkaProducer.flush blocks until every record is acknowledged or has failed (up to delivery.timeout.ms, 2 min by
         // default); a cancellation interrupts it from the cancelling thread.
-        using var registration = cancellationToken.CanBeCanceled ? cancellationToken.Register(CancelFlush) : default;
+        using var interrupt = cancellationToken != _cancellation ? _runtime.InterruptOn(_env, cancellationToken) : null;
         try
         {
             _env.CallVoid(_producer, _runtime.ProducerFlush, []);
         }
-        catch (JavaException ex) when (cancellationToken.IsCancellationRequested)
+        catch (JavaException ex) when (cancellationToken.IsCancellationRequested || _cancellation.IsCancellationRequested)
         {
-            throw new OperationCanceledException("The flush was cancelled.", ex, cancellationToken);
+            _unfinished = true;
+            throw new OperationCanceledException("The flush was interrupted.", ex, cancellationToken.IsCancellationRequested ? cancellationToken : _cancellation);
         }
-    }
-
-    private void CancelFlush()
-    {
-        try
+        catch (JavaException)
         {
-            using var thread = _runtime.Host.AttachCurrentThread("kafkaperf-java-cancel");
-            thread.Env.CallVoid(_producer, _runtime.ProducerCancelFlush, []);
-        }
-        catch (Exception ex) when (ex is JavaException or InvalidOperationException)
-        {
-            // The flush ends on its own anyway, bounded by delivery.timeout.ms.
+            _unfinished = true;
+            throw;
         }
     }
 
@@ -151,24 +161,28 @@ internal sealed unsafe class JavaProducer : IBenchProducer
     {
         if (_disposed) return;
         _disposed = true;
+        _interrupt.Dispose();
+        // After a stall or a cancellation nothing is waited for: the broker may be gone.
+        long timeoutMs = _unfinished || _cancellation.IsCancellationRequested ? 0 : _closeTimeoutMs;
         if (_thread.IsCurrentThread)
         {
-            Close(_env);
+            Close(_env, timeoutMs);
         }
         else
         {
             using var other = _runtime.Host.AttachCurrentThread("kafkaperf-java-close");
-            Close(other.Env);
+            Close(other.Env, timeoutMs);
         }
         ReleaseNative();
     }
 
-    private void Close(JniEnv env)
+    private void Close(JniEnv env, long timeoutMs)
     {
         try
         {
-            // Waits (up to 30 s) for records in flight; no callback reaches .NET after it returns.
-            env.CallVoid(_producer, _runtime.ProducerClose, []);
+            // Waits (up to the stall timeout, or not at all after a stall) for records in flight; no callback reaches
+            // .NET after it returns.
+            env.CallVoid(_producer, _runtime.ProducerClose, [JValue.Of(timeoutMs)]);
             _closed = true;
         }
         catch (JavaException)
@@ -195,7 +209,15 @@ internal sealed unsafe class JavaProducer : IBenchProducer
         int count = _count;
         _count = 0;
         _used = 0;
-        _env.CallVoid(_producer, _runtime.ProducerSendPacked, [JValue.Ref(_bufferRef), JValue.Of(count)]);
+        try
+        {
+            _env.CallVoid(_producer, _runtime.ProducerSendPacked, [JValue.Ref(_bufferRef), JValue.Of(count)]);
+        }
+        catch (JavaException ex) when (_cancellation.IsCancellationRequested)
+        {
+            _unfinished = true;
+            throw new OperationCanceledException("The send was interrupted.", ex, _cancellation);
+        }
     }
 
     private void Allocate(int capacity)

@@ -45,15 +45,14 @@ internal sealed unsafe class JavaRuntime
         ProducerSend = env.GetMethodId(ProducerClass, "send", "(J[B)V");
         ProducerSendPacked = env.GetMethodId(ProducerClass, "sendPacked", "(Ljava/nio/ByteBuffer;I)V");
         ProducerFlush = env.GetMethodId(ProducerClass, "flush", "()V");
-        ProducerCancelFlush = env.GetMethodId(ProducerClass, "cancelFlush", "()V");
-        ProducerClose = env.GetMethodId(ProducerClass, "close", "()V");
+        ProducerClose = env.GetMethodId(ProducerClass, "close", "(J)V");
 
         ConsumerClass = env.FindClassGlobal("kafkaperf/client/BenchConsumer");
         ConsumerInit = env.GetMethodId(ConsumerClass, "<init>", "([Ljava/lang/String;Ljava/lang/String;JZ)V");
         ConsumerSetBuffer = env.GetMethodId(ConsumerClass, "setBuffer", "(Ljava/nio/ByteBuffer;)V");
         ConsumerStart = env.GetMethodId(ConsumerClass, "start", "()V");
         ConsumerPoll = env.GetMethodId(ConsumerClass, "poll", "(I)I");
-        ConsumerClose = env.GetMethodId(ConsumerClass, "close", "()V");
+        ConsumerClose = env.GetMethodId(ConsumerClass, "close", "(J)V");
 
         StatsClass = env.FindClassGlobal("kafkaperf/client/JvmStats");
         StatsGcCount = env.GetStaticMethodId(StatsClass, "gcCount", "()J");
@@ -64,7 +63,12 @@ internal sealed unsafe class JavaRuntime
         AdminInit = env.GetMethodId(AdminClass, "<init>", "(Ljava/lang/String;I)V");
         AdminCreate = env.GetMethodId(AdminClass, "createTopic", "(Ljava/lang/String;IS)V");
         AdminDelete = env.GetMethodId(AdminClass, "deleteTopic", "(Ljava/lang/String;)V");
-        AdminClose = env.GetMethodId(AdminClass, "close", "()V");
+        AdminClose = env.GetMethodId(AdminClass, "close", "(J)V");
+
+        ThreadClass = env.FindClassGlobal("java/lang/Thread");
+        ThreadCurrent = env.GetStaticMethodId(ThreadClass, "currentThread", "()Ljava/lang/Thread;");
+        ThreadInterrupt = env.GetMethodId(ThreadClass, "interrupt", "()V");
+        ThreadClearInterrupt = env.GetStaticMethodId(ThreadClass, "interrupted", "()Z");
     }
 
     public JvmHost Host { get; }
@@ -92,8 +96,6 @@ internal sealed unsafe class JavaRuntime
     public IntPtr ProducerSendPacked { get; }
 
     public IntPtr ProducerFlush { get; }
-
-    public IntPtr ProducerCancelFlush { get; }
 
     public IntPtr ProducerClose { get; }
 
@@ -126,6 +128,22 @@ internal sealed unsafe class JavaRuntime
     public IntPtr AdminDelete { get; }
 
     public IntPtr AdminClose { get; }
+
+    public IntPtr ThreadClass { get; }
+
+    public IntPtr ThreadCurrent { get; }
+
+    public IntPtr ThreadInterrupt { get; }
+
+    public IntPtr ThreadClearInterrupt { get; }
+
+    /// <summary>Interrupts the calling thread's blocking Java call (a send waiting for buffer room or metadata, a flush,
+    /// an admin request, a poll) when <paramref name="token"/> is cancelled, from whichever thread cancels it: Kafka's
+    /// client then throws <c>InterruptException</c>. Dispose on the same thread, after the calls.</summary>
+    /// <param name="env">The calling thread's environment.</param>
+    /// <param name="token">The run's token or a stall watch's.</param>
+    /// <returns>Disposing it stops listening and clears an interrupt that came too late.</returns>
+    public JavaInterrupt InterruptOn(JniEnv env, CancellationToken token) => new(this, env, token);
 
     /// <summary>The runtime of this process, starting the JVM on first use.</summary>
     /// <exception cref="PrerequisiteException">Java, the jars or the environment variable are missing, or the JVM did not start.</exception>
@@ -251,6 +269,54 @@ internal sealed unsafe class JavaRuntime
         catch
         {
             // Nothing may escape into Java.
+        }
+    }
+}
+
+/// <summary>See <see cref="JavaRuntime.InterruptOn"/>.</summary>
+internal sealed class JavaInterrupt : IDisposable
+{
+    private readonly JavaRuntime _runtime;
+    private readonly JniEnv _env;
+    private readonly IntPtr _thread;
+    private readonly int _managedThread = Environment.CurrentManagedThreadId;
+    private readonly CancellationTokenRegistration _registration;
+    private bool _disposed;
+
+    public JavaInterrupt(JavaRuntime runtime, JniEnv env, CancellationToken token)
+    {
+        _runtime = runtime;
+        _env = env;
+        if (!token.CanBeCanceled) return;
+        var local = env.CallStaticObject(runtime.ThreadClass, runtime.ThreadCurrent, []);
+        _thread = env.NewGlobalRef(local);
+        env.DeleteLocalRef(local);
+        _registration = token.Register(Interrupt);
+    }
+
+    private void Interrupt()
+    {
+        try
+        {
+            using var attached = _runtime.Host.AttachCurrentThread("kafkaperf-java-interrupt");
+            attached.Env.CallVoid(_thread, _runtime.ThreadInterrupt, []);
+        }
+        catch (Exception ex) when (ex is JavaException or InvalidOperationException)
+        {
+            // The call ends on its own anyway, bounded by the client's own timeouts.
+        }
+    }
+
+    public void Dispose()
+    {
+        if (_disposed || _thread == IntPtr.Zero) return;
+        _disposed = true;
+        // Waits for an interrupt in progress on another thread, so the reference below is not deleted under it.
+        _registration.Dispose();
+        if (Environment.CurrentManagedThreadId == _managedThread)
+        {
+            _env.CallStaticBoolean(_runtime.ThreadClass, _runtime.ThreadClearInterrupt, []);
+            _env.DeleteGlobalRef(_thread);
         }
     }
 }

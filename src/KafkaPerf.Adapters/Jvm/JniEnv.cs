@@ -32,6 +32,7 @@ public readonly unsafe struct JniEnv
     private const int CallVoidMethodAIndex = 63;
     private const int GetStaticMethodIdIndex = 113;
     private const int CallStaticObjectMethodAIndex = 116;
+    private const int CallStaticBooleanMethodAIndex = 119;
     private const int CallStaticLongMethodAIndex = 134;
     private const int CallStaticVoidMethodAIndex = 143;
     private const int NewStringIndex = 163;
@@ -156,6 +157,16 @@ public readonly unsafe struct JniEnv
         fixed (JValue* a = args) result = ((delegate* unmanaged<IntPtr, IntPtr, IntPtr, JValue*, IntPtr>)Fn(CallStaticObjectMethodAIndex))(_env, type, method, a);
         ThrowIfPending();
         return result;
+    }
+
+    /// <summary>Calls a static method returning <c>boolean</c>.</summary>
+    public bool CallStaticBoolean(IntPtr type, IntPtr method, ReadOnlySpan<JValue> args)
+    {
+        byte result;
+        JniCounters.CountCall();
+        fixed (JValue* a = args) result = ((delegate* unmanaged<IntPtr, IntPtr, IntPtr, JValue*, byte>)Fn(CallStaticBooleanMethodAIndex))(_env, type, method, a);
+        ThrowIfPending();
+        return result != 0;
     }
 
     /// <summary>Calls a static method returning <c>long</c>.</summary>

@@ -6,7 +6,8 @@ namespace KafkaPerf.Cli.Commands;
 
 /// <summary><c>broker</c>: starts the embedded broker, prints its bootstrap address and runs until Ctrl+C.</summary>
 /// <param name="defaults">The broker options that flags adjust.</param>
-internal sealed class BrokerCommand(EmbeddedKafkaBrokerOptions defaults)
+/// <param name="shutdown">Ctrl+C and SIGTERM.</param>
+internal sealed class BrokerCommand(EmbeddedKafkaBrokerOptions defaults, Shutdown shutdown)
 {
     private static readonly Option<int> Heap = new("--broker-heap")
     {
@@ -17,7 +18,7 @@ internal sealed class BrokerCommand(EmbeddedKafkaBrokerOptions defaults)
     public Command Build()
     {
         var command = new Command("broker", "Start the embedded Kafka broker, print its bootstrap address (stdout) and run until Ctrl+C.") { Heap };
-        command.SetAction((parse, ct) => ExecuteAsync(parse, ct));
+        command.SetAction((parse, ct) => ExecuteAsync(parse, shutdown.Token));
         return command;
     }
 

@@ -60,6 +60,7 @@ internal sealed class RunCommand
     private static readonly Option<bool> UsePrefetch = new("--use-prefetch") { Description = "Consumers that can prefetch on a thread of their own (java, java-batched) do so; the result records it." };
     private static readonly Option<string[]> Otel = new("--otel") { Description = "Export KafkaPerf's metrics and spans: otlp (to the collector the OTEL_EXPORTER_OTLP_* variables name) and/or console (metrics on standard error); repeatable or comma-separated." };
     private static readonly Option<bool> Quiet = new("--quiet") { Description = "No progress lines, only the tables." };
+    private static readonly Option<string?> StallTimeout = new("--stall-timeout") { Description = "Any wait that sees no progress for this long - no acknowledgement, no record, no answer from the broker - fails its run and says what stalled (default 30s); after a failed run, a --bootstrap cluster that does not answer for this long stops the plan." };
     private static readonly Option<string> Slo = new("--slo") { Description = "The latency goal on response time, e.g. p99<20ms; several: p99<20ms,p99.9<50ms (units ns, us, ms, s).", Required = true };
     private static readonly Option<string> StartRate = new("--start-rate") { Description = "The first rate probed (msg/s; 10k and 1.5M allowed); rates then double until one fails, or halve until one holds.", DefaultValueFactory = _ => "1000" };
     private static readonly Option<string> MaxRate = new("--max-rate") { Description = "No rate above this is probed (msg/s).", DefaultValueFactory = _ => "10M" };
@@ -69,12 +70,14 @@ internal sealed class RunCommand
     private readonly ClientRegistry _registry;
     private readonly EmbeddedKafkaBrokerOptions _brokerDefaults;
     private readonly IServiceProvider _services;
+    private readonly Shutdown _shutdown;
 
-    public RunCommand(ClientRegistry registry, EmbeddedKafkaBrokerOptions brokerDefaults, IServiceProvider services)
+    public RunCommand(ClientRegistry registry, EmbeddedKafkaBrokerOptions brokerDefaults, IServiceProvider services, Shutdown shutdown)
     {
         _registry = registry;
         _brokerDefaults = brokerDefaults;
         _services = services;
+        _shutdown = shutdown;
     }
 
     public Command Build()
@@ -83,9 +86,9 @@ internal sealed class RunCommand
         {
             Clients, References, Scenarios, Sizes, Messages, Repeat, Rate, Duration, LoadWarmup, Interval, Producers, Consumers, Bootstrap, Broker, KafkaHome, BrokerHeap,
             Acks, LingerMs, BatchSize, MaxInFlight, Compression, SendBuffer, ReceiveBuffer, FetchMinBytes, Partitions, Overrides,
-            TopicPrefix, KeepTopics, Payload, UsePrefetch, Output, Format, Otel, Quiet,
+            TopicPrefix, KeepTopics, Payload, UsePrefetch, Output, Format, Otel, Quiet, StallTimeout,
         };
-        command.SetAction((parse, ct) => ExecuteAsync(parse, findRate: false, ct));
+        command.SetAction((parse, ct) => ExecuteAsync(parse, findRate: false, _shutdown.Token));
         return command;
     }
 
@@ -97,9 +100,9 @@ internal sealed class RunCommand
             Slo, StartRate, MaxRate, Precision, MaxProbes,
             Clients, Scenarios, Sizes, Repeat, Duration, LoadWarmup, Interval, Producers, Consumers, Bootstrap, Broker, KafkaHome, BrokerHeap,
             Acks, LingerMs, BatchSize, MaxInFlight, Compression, SendBuffer, ReceiveBuffer, FetchMinBytes, Partitions, Overrides,
-            TopicPrefix, KeepTopics, Payload, UsePrefetch, Output, Format, Otel, Quiet,
+            TopicPrefix, KeepTopics, Payload, UsePrefetch, Output, Format, Otel, Quiet, StallTimeout,
         };
-        command.SetAction((parse, ct) => ExecuteAsync(parse, findRate: true, ct));
+        command.SetAction((parse, ct) => ExecuteAsync(parse, findRate: true, _shutdown.Token));
         return command;
     }
 
@@ -145,6 +148,12 @@ internal sealed class RunCommand
             return BadInput(ex.Message, ex);
         }
 
+        // The base name of the result files; a broker that dies leaves a copy of its log beside them.
+        var stem = "kafkaperf-" + DateTimeOffset.UtcNow.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture);
+        brokerOptions = brokerOptions with
+        {
+            CrashLogPath = Path.GetFullPath(Path.Combine(parse.GetValue(Output)!, $"{stem}-broker-{Environment.ProcessId}.log")),
+        };
         var bootstrap = parse.GetValue(Bootstrap);
         BrokerSource source = BrokerSource.Embedded(brokerOptions);
         if (bootstrap is not null)
@@ -216,15 +225,26 @@ internal sealed class RunCommand
             catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
             {
                 RemoveIfEmpty(output, createdOutput);
-                return ExitCodes.Cancelled;
+                return CancelledExitCode();
             }
 
-            var runner = new BenchmarkRunner(_registry, connection);
+            // The last emergency action: a broker that is stopped (SIGSTOP) would outlive the process.
+            using var killBroker = broker is { } started ? _shutdown.OnImmediateEnd(() =>
+            {
+                started.KillNow();
+                return null;
+            }) : null;
+            var checkpoints = new CheckpointFiles(output, stem, [.. exporters.Select(e => e.Format)], Console.Error);
+            // A process that must end at once (a second Ctrl+C) still leaves every finished run in the files.
+            using var emergency = _shutdown.OnImmediateEnd(() => checkpoints.WriteInterrupted() is { } saved
+                ? $"The runs done are saved in {saved}{(exporters.Any(e => e.Format == "csv") ? " and its .csv" : string.Empty)}, the run in progress marked cancelled; no report was written."
+                : "No run had finished: nothing was saved.");
+            var runner = new BenchmarkRunner(_registry, connection) { Checkpoints = search is null ? checkpoints : null };
             BenchmarkResult result;
             try
             {
                 // A live bar on a terminal; plain lines in a pipe or a CI log; nothing with --quiet.
-                result = search is not null ? await RateFinder.RunAsync(plan, search, runner, connection, log, cancellationToken)
+                result = search is not null ? await RateFinder.RunAsync(plan, search, runner, connection, log, checkpoints, cancellationToken)
                     : quiet ? await runner.RunAsync(plan, NullProgress.Instance, cancellationToken)
                     : LiveProgress.IsSupported ? await LiveProgress.RunAsync(plan, progress => runner.RunAsync(plan, progress, cancellationToken))
                     : await runner.RunAsync(plan, new ConsoleProgress(Console.Error), cancellationToken);
@@ -235,39 +255,49 @@ internal sealed class RunCommand
                 return BadInput(ex.Message, ex);
             }
 
-            var baseName = "kafkaperf-" + result.StartedAtUtc.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture);
             // The tables go out first: if the files cannot be written, what was measured is at least on the screen.
             DefaultExporters.Markdown.Export(result, Console.Out);
+            var composite = new CompositeExporter(exporters);
+            // Every format under the checkpoints' base name (replacing them), or under a new one when no run started.
+            var place = checkpoints.Close();
             IReadOnlyList<string> written;
             try
             {
-                written = new CompositeExporter(exporters).ExportToFolderUnique(result, output, baseName);
+                written = place is { } p ? composite.ExportToFolder(result, p.Folder, p.BaseName) : composite.ExportToFolderUnique(result, output, stem);
+                checkpoints.RemoveUnrequested();
             }
             catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
             {
                 // Nothing measured is lost: the files go to the temporary folder instead, and the tables are on the screen.
-                var fallback = Path.Combine(Path.GetTempPath(), "kafkaperf-results");
+                var fallback = CheckpointFiles.FallbackFolder;
+                var folder = place?.Folder ?? output;
                 try
                 {
-                    written = new CompositeExporter(exporters).ExportToFolderUnique(result, fallback, baseName);
-                    Console.Error.WriteLine($"kafkaperf: the results could not be written to '{output}' ({ex.Message.TrimEnd('.')}); they were saved in '{fallback}' instead.");
+                    written = composite.ExportToFolderUnique(result, fallback, place?.BaseName ?? stem);
+                    Console.Error.WriteLine($"kafkaperf: the results could not be written to '{folder}' ({ex.Message.TrimEnd('.')}); they were saved in '{fallback}' instead.");
                     foreach (var path in written) Console.Error.WriteLine($"wrote {path}");
                 }
                 catch (Exception second) when (second is IOException or UnauthorizedAccessException)
                 {
-                    Console.Error.WriteLine($"kafkaperf: the results could not be written to '{output}' ({ex.Message.TrimEnd('.')}) nor to '{fallback}' ({second.Message.TrimEnd('.')}); the tables above are all that was kept.");
+                    Console.Error.WriteLine($"kafkaperf: the results could not be written to '{folder}' ({ex.Message.TrimEnd('.')}) nor to '{fallback}' ({second.Message.TrimEnd('.')}); the tables above are all that was kept.");
                 }
-                return ExitCodes.RunsFailed;
+                return result.AbortReason is not null ? ExitCodes.BrokerFailed : result.Cancelled ? CancelledExitCode() : ExitCodes.RunsFailed;
             }
             foreach (var path in written) Console.Error.WriteLine($"wrote {path}");
 
+            if (result.AbortReason is { } abort)
+            {
+                int finished = result.Runs.Count(r => r.Succeeded);
+                Console.Error.WriteLine($"kafkaperf: {abort}. The plan stopped; {result.Runs.Count} runs were saved ({finished} finished, {result.Runs.Count - finished} failed).");
+                return ExitCodes.BrokerFailed;
+            }
             if (result.Cancelled)
             {
                 int done = result.Runs.Count(r => r.Error != BenchmarkRunner.CancelledRunError);
                 Console.Error.WriteLine(done == result.Runs.Count
                     ? $"kafkaperf: cancelled; the {done} runs done were saved."
                     : $"kafkaperf: cancelled; the {done} runs done were saved, and the run cut short is marked as cancelled.");
-                return ExitCodes.Cancelled;
+                return CancelledExitCode();
             }
             return result.FailedRuns > 0 ? ExitCodes.RunsFailed : ExitCodes.Success;
         }
@@ -276,6 +306,9 @@ internal sealed class RunCommand
             if (broker is not null) await broker.DisposeAsync();
         }
     }
+
+    /// <summary>130 after Ctrl+C, 143 after SIGTERM.</summary>
+    private int CancelledExitCode() => _shutdown.SignalExitCode is > 0 and var code ? code : ExitCodes.Cancelled;
 
     /// <summary>The search's options from <c>find-rate</c>'s own.</summary>
     private static RateSearchOptions SearchOptions(ParseResult parse)
@@ -335,6 +368,7 @@ internal sealed class RunCommand
         if (parse.GetValue(LoadWarmup) is { } warmup) builder.LoadWarmup(LoadOptions.Duration(warmup, "--warmup"));
         else if (rate) builder.LoadWarmup(DefaultLoadWarmup);
         if (parse.GetValue(Interval) is { } interval) builder.Interval(LoadOptions.Duration(interval, "--interval"));
+        if (parse.GetValue(StallTimeout) is { } stall) builder.StallTimeout(LoadOptions.Duration(stall, "--stall-timeout"));
         if (parse.GetValue(Producers) is { } producers) builder.Producers(Numbers(producers, "producers"));
         if (parse.GetValue(Consumers) is { } consumers) builder.Consumers(Numbers(consumers, "consumers"));
         foreach (var reference in findRate ? [] : List(parse.GetValue(References)))

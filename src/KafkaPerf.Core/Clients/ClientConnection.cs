@@ -17,4 +17,24 @@ public sealed record ClientConnection(string? BootstrapServers, string? BrokerVe
     /// <summary>Reads the broker's CPU time and topic sizes on disk; <see langword="null"/> when the broker is not
     /// this machine's to look at (an external cluster, no broker at all).</summary>
     public IBrokerProbe? BrokerProbe { get; init; }
+
+    /// <summary>Completes when the broker process this plan started (the embedded broker) has ended by itself, saying how
+    /// and where its log is; <see langword="null"/> when no such process is watched. The runner then fails the run in
+    /// progress at once and attempts no other.</summary>
+    public Task<BrokerExit>? BrokerExited { get; init; }
+
+    /// <summary>Asks the cluster whether it answers: <see langword="null"/> when it does, otherwise why not (one line).
+    /// The runner asks after a failed run before going on; <see langword="null"/> when there is nothing to ask.</summary>
+    public Func<TimeSpan, CancellationToken, Task<string?>>? CheckReachable { get; init; }
+
+    /// <summary>Whether the broker goes when the plan ends (the embedded broker, a container): topics it could not delete
+    /// go with it, and nobody need be told to delete them.</summary>
+    public bool Ephemeral { get; init; }
+
+    /// <summary>What to call the broker in a line for the user, e.g. <c>the embedded broker</c>.</summary>
+    public string BrokerName { get; init; } = "the Kafka cluster";
+
+    /// <summary>The longest a client's wait may last without progress (connecting, metadata, admin requests, closing);
+    /// the runner sets the plan's.</summary>
+    public TimeSpan StallTimeout { get; init; } = TimeSpan.FromSeconds(30);
 }

@@ -5,4 +5,12 @@ namespace KafkaPerf.Clients;
 /// <param name="GroupId">A consumer group of its own for this run.</param>
 /// <param name="Settings">Common knobs and this client's overrides.</param>
 /// <param name="UsePrefetch">Ask for prefetching on a thread of the client's own, where the client has it.</param>
-public sealed record ConsumerSpec(string Topic, string GroupId, ClientSettings Settings, bool UsePrefetch);
+public sealed record ConsumerSpec(string Topic, string GroupId, ClientSettings Settings, bool UsePrefetch)
+{
+    /// <summary>Cancelled when the run is cancelled or stalls: disposing the consumer then leaves the group without
+    /// waiting for the broker.</summary>
+    public CancellationToken Cancellation { get; init; }
+
+    /// <summary>The longest any one wait of the consumer may last (leaving the group on dispose); the plan's stall timeout.</summary>
+    public TimeSpan StallTimeout { get; init; } = TimeSpan.FromSeconds(30);
+}

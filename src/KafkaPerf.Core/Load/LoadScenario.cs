@@ -132,10 +132,18 @@ public sealed class LoadScenario
         private string? Fill()
         {
             var prefill = new DeliveryCounter(_context.Clock, _schedule.TotalRecords, trackLatency: false);
-            using (var producer = _context.Client.CreateProducer(new ProducerSpec(_context.Topic, _context.Settings), prefill))
+            using var watch = new StallWatch(_context.StallTimeout, Token);
+            try
             {
-                ProduceScenario.SendOrdinals(producer, _schedule.TotalRecords, _context.Payload, prefill, Token);
-                producer.Flush(Token);
+                watch.Watch("creating the producer that fills the topic", static () => 0);
+                using var producer = _context.Client.CreateProducer(_context.ProducerSpec(watch.Token), prefill);
+                if (ProduceScenario.SendAndFlush(producer, _schedule.TotalRecords, _context.Payload, prefill, watch, Token) is { } stall)
+                    return watch.Describe($"filling the topic before consuming, {stall}");
+            }
+            catch (Exception ex) when (ProduceScenario.Interrupted(ex, watch, Token))
+            {
+                ProduceScenario.ThrowIfCancelled(ex, Token);
+                return watch.Describe("filling the topic before consuming, no record sent");
             }
             return prefill.DescribeShortfall(_schedule.TotalRecords, "filling the topic before consuming");
         }
@@ -145,7 +153,7 @@ public sealed class LoadScenario
             for (int i = 0; i < _context.Consumers; i++)
             {
                 var sink = new LoadRecordSink(_state, _verifier!, recordLatency: Kind == ScenarioKind.Roundtrip, Complete);
-                var consumer = _context.Client.CreateConsumer(new ConsumerSpec(_context.Topic, _context.GroupId, _context.Settings, _context.UsePrefetch));
+                var consumer = _context.Client.CreateConsumer(_context.ConsumerSpec(Token));
                 _consumers.Add((consumer, sink));
                 consumer.StartPolling(sink);
             }
@@ -350,7 +358,7 @@ public sealed class LoadScenario
                 try
                 {
                     PreciseWait.PrepareThread();
-                    producer = run._context.Client.CreateProducer(new ProducerSpec(run._context.Topic, run._context.Settings), sink);
+                    producer = run._context.Client.CreateProducer(run._context.ProducerSpec(run.Token), sink);
                     Config = producer.EffectiveConfig;
                     Ready.Set();
                     run._start.Wait(run.Token);

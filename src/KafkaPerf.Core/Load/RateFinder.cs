@@ -19,10 +19,11 @@ public static class RateFinder
     /// <param name="runner">The runner, on the plan's broker.</param>
     /// <param name="connection">Where clients connect (for the result's environment when no probe ran).</param>
     /// <param name="log">One line per probe, or <see langword="null"/>.</param>
+    /// <param name="checkpoints">Receives the result after every probe; <see langword="null"/> for none.</param>
     /// <param name="cancellationToken">Stops the search; what was probed is kept and the result marked cancelled.</param>
     /// <returns>The result: every probe's runs, the cells per offered rate, and <see cref="BenchmarkResult.RateSearches"/>.</returns>
     public static async Task<BenchmarkResult> RunAsync(BenchmarkPlan template, RateSearchOptions options, BenchmarkRunner runner,
-        ClientConnection connection, TextWriter? log, CancellationToken cancellationToken)
+        ClientConnection connection, TextWriter? log, IResultSink? checkpoints = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(template);
         ArgumentNullException.ThrowIfNull(options);
@@ -42,6 +43,9 @@ public static class RateFinder
         EnvironmentInfo? environment = null;
         int probeNumber = 0;
         bool cutShort = false;
+        string? abortReason = null;
+        // Ends the search when the broker went away: no later probe could hold.
+        using var abort = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
 
         async Task<IReadOnlyList<RunRecord>> Probe(RateSearchTarget target, double rate, CancellationToken token)
         {
@@ -65,6 +69,14 @@ public static class RateFinder
             foreach (var warning in result.Warnings.Where(w => !warnings.Contains(w))) warnings.Add(warning);
             var measured = result.Runs.Select(r => r with { Sequence = runs.Count + r.Sequence }).ToList();
             runs.AddRange(measured);
+            if (result.AbortReason is { } reason) abortReason = reason;
+            checkpoints?.OnRunCompleted(Result(inProgress: abortReason is null && !result.Cancelled));
+            if (abortReason is not null)
+            {
+                cutShort = true;
+                await abort.CancelAsync().ConfigureAwait(false);
+                abort.Token.ThrowIfCancellationRequested();
+            }
             if (result.Cancelled)
             {
                 cutShort = true;
@@ -82,28 +94,36 @@ public static class RateFinder
         }
 
         log?.WriteLine($"kafkaperf: searching the highest rate that holds {string.Join(", ", options.Goals)} for {targets.Count} client(s) and cell(s), {duration.TotalSeconds:0.###} s per probe after a {template.LoadWarmup.TotalSeconds:0.###} s warm-up");
-        var (searches, cancelled) = await RateSearch.RunAsync(targets, options, Probe, OnProbe, cancellationToken).ConfigureAwait(false);
+        IReadOnlyList<RateSearchResult>? searches = null;
+        bool cancelled = false;
+        (searches, cancelled) = await RateSearch.RunAsync(targets, options, Probe, OnProbe, abort.Token).ConfigureAwait(false);
+        return Result(inProgress: false);
 
-        var rates = runs.Select(r => r.OfferedRate).OfType<double>().Distinct().Order().ToList();
-        var plan = template with
+        BenchmarkResult Result(bool inProgress)
         {
-            Rates = rates.Count > 0 ? rates : template.Rates,
-            MessageCounts = [.. (rates.Count > 0 ? rates : template.Rates).Select(r => BenchmarkPlan.MeasuredRecords(r, duration)).Distinct()],
-        };
-        var cells = ResultSummarizer.Cells(plan, runs);
-        return new BenchmarkResult
-        {
-            StartedAtUtc = started,
-            FinishedAtUtc = DateTimeOffset.UtcNow,
-            Environment = environment ?? EnvironmentInfo.Capture(connection),
-            Plan = plan,
-            Clients = [.. plan.Clients.Where(clients.ContainsKey).Select(c => clients[c])],
-            Runs = runs,
-            Cells = cells,
-            Comparisons = ResultSummarizer.Comparisons(plan, cells),
-            Warnings = warnings,
-            Cancelled = cancelled || cutShort,
-            RateSearches = searches,
-        };
+            var rates = runs.Select(r => r.OfferedRate).OfType<double>().Distinct().Order().ToList();
+            var plan = template with
+            {
+                Rates = rates.Count > 0 ? rates : template.Rates,
+                MessageCounts = [.. (rates.Count > 0 ? rates : template.Rates).Select(r => BenchmarkPlan.MeasuredRecords(r, duration)).Distinct()],
+            };
+            var cells = ResultSummarizer.Cells(plan, runs);
+            return new BenchmarkResult
+            {
+                StartedAtUtc = started,
+                FinishedAtUtc = DateTimeOffset.UtcNow,
+                Environment = environment ?? EnvironmentInfo.Capture(connection),
+                Plan = plan,
+                Clients = [.. plan.Clients.Where(clients.ContainsKey).Select(c => clients[c])],
+                Runs = [.. runs],
+                Cells = cells,
+                Comparisons = ResultSummarizer.Comparisons(plan, cells),
+                Warnings = [.. warnings],
+                Cancelled = abortReason is null && (cancelled || cutShort),
+                AbortReason = abortReason,
+                InProgress = inProgress,
+                RateSearches = searches,
+            };
+        }
     }
 }

@@ -39,6 +39,14 @@ public sealed record BenchmarkResult
     /// for a plain run.</summary>
     public IReadOnlyList<RateSearchResult>? RateSearches { get; init; }
 
+    /// <summary>Whether this is a checkpoint written while the plan was still running: it holds the runs done so far
+    /// (of <c>plan.totalRuns</c>). A file that still says so after the tool ended was cut off (the process was killed).</summary>
+    public bool InProgress { get; init; }
+
+    /// <summary>Why the plan stopped before its end when something underneath failed (the embedded broker exited, the
+    /// cluster stopped answering); <see langword="null"/> otherwise.</summary>
+    public string? AbortReason { get; init; }
+
     /// <summary>Whether the plan was cancelled before its end (the result holds the runs done so far).</summary>
     public bool Cancelled { get; init; }
 

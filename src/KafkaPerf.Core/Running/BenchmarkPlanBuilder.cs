@@ -281,7 +281,7 @@ public sealed class BenchmarkPlanBuilder
         if (_options.Partitions < 1) Error($"Partitions {_options.Partitions} is below 1: use at least one partition.");
         if (!TopicNaming.IsValid(_options.TopicPrefix))
             Error($"Topic prefix '{_options.TopicPrefix}' is not valid: use letters, digits, '.', '_' and '-' only.");
-        if (_options.StallTimeout <= TimeSpan.Zero) Error("The stall timeout must be positive.");
+        if (_options.StallTimeout <= TimeSpan.Zero) Error("The stall timeout must be positive: give e.g. --stall-timeout 30s.");
         if (_options.Tolerance is < 0 or >= 1 || double.IsNaN(_options.Tolerance))
             Error($"Tolerance {_options.Tolerance} is out of range: use a fraction from 0 up to 1 (0.05 = ±5 %).");
         CheckNonNegative(_lingerMs, "linger.ms", errors);

@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using KafkaPerf.Clients;
 using KafkaPerf.Load;
 using KafkaPerf.Measurement;
@@ -16,7 +17,23 @@ namespace KafkaPerf.Running;
 /// marked <see cref="BenchmarkResult.Cancelled"/>.</remarks>
 public sealed class BenchmarkRunner
 {
-    private static readonly TimeSpan CleanupTimeout = TimeSpan.FromSeconds(30);
+    /// <summary>How long a cancelled run's threads get to give their client calls back before the runner goes on without them.</summary>
+    private static readonly TimeSpan AbandonAfter = TimeSpan.FromSeconds(1.5);
+
+    /// <summary>How long deleting a topic may take once the plan was cancelled.</summary>
+    private static readonly TimeSpan CancelledCleanup = TimeSpan.FromSeconds(1);
+
+    /// <summary>How long closing a client may take at the end of the plan.</summary>
+    private static readonly TimeSpan DisposeTimeout = TimeSpan.FromSeconds(5);
+
+    /// <summary>One question to a cluster after a failed run.</summary>
+    private static readonly TimeSpan ClusterProbeTimeout = TimeSpan.FromSeconds(2);
+
+    /// <summary>An answer slower than this after a failed run is reported: the cluster was away.</summary>
+    private static readonly TimeSpan SlowAnswer = TimeSpan.FromSeconds(1);
+
+    /// <summary>The pause between questions to a cluster that does not answer.</summary>
+    private static readonly TimeSpan ClusterRetry = TimeSpan.FromMilliseconds(500);
     private readonly ClientRegistry _registry;
     private readonly ClientConnection _connection;
     private readonly IClock _clock;
@@ -59,11 +76,15 @@ public sealed class BenchmarkRunner
         return errors;
     }
 
+    /// <summary>Receives the result after every run, before the next one starts (the CLI's checkpoint files);
+    /// <see langword="null"/> for none.</summary>
+    public IResultSink? Checkpoints { get; init; }
+
     /// <summary>Runs the plan.</summary>
     /// <param name="plan">A validated plan.</param>
     /// <param name="progress">Receives progress; nothing when omitted.</param>
     /// <param name="cancellationToken">Stops the plan; what ran so far is returned.</param>
-    /// <returns>The result.</returns>
+    /// <returns>The result; <see cref="BenchmarkResult.AbortReason"/> says why it ended early when the broker went away.</returns>
     /// <exception cref="PlanValidationException">A client is unknown or lacks a broker.</exception>
     public async ValueTask<BenchmarkResult> RunAsync(
         BenchmarkPlan plan, IBenchmarkProgress? progress = null, CancellationToken cancellationToken = default)
@@ -80,14 +101,24 @@ public sealed class BenchmarkRunner
         var clients = new Dictionary<string, IBenchClient>(StringComparer.OrdinalIgnoreCase);
         var infos = new Dictionary<string, ClientInfo>(StringComparer.OrdinalIgnoreCase);
         bool cancelled = false;
+        string? abortReason = null;
         RunDescriptor? inProgress = null;
+        // Topics of runs that failed while the cluster did not answer: deleted once it does.
+        var undeleted = new List<(IBenchClient Client, string Topic)>();
+        var connection = _connection with { StallTimeout = plan.StallTimeout };
+        using var broker = new BrokerWatch(_connection.BrokerExited);
+        // A run's calls end when the plan is cancelled or the broker process is gone, whichever comes first.
+        using var runTokens = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, broker.Token);
         using var planSpan = KafkaPerfTelemetry.StartPlan(plan);
+
+        BenchmarkResult Snapshot(bool running) => Result(plan, started, runs, infos, warnings, cancelled, abortReason, running);
+
         try
         {
             // Clients start once, before anything is timed (a JVM or a connection costs seconds).
             foreach (var name in plan.Clients)
             {
-                var client = _registry.Get(name).Create(_connection);
+                var client = _registry.Get(name).Create(connection);
                 clients[name] = client;
                 infos[name] = new ClientInfo
                 {
@@ -119,37 +150,88 @@ public sealed class BenchmarkRunner
                 foreach (var (name, repetition) in order)
                 {
                     cancellationToken.ThrowIfCancellationRequested();
+                    if (broker.Exit is { } exit)
+                    {
+                        abortReason = exit.Describe($"before run {sequence + 1}");
+                        break;
+                    }
                     sequence++;
                     var topic = TopicNaming.For(plan.TopicPrefix, name, cell.MessageCount, cell.PayloadBytes, sequence);
                     var run = new RunDescriptor(sequence, totalRuns, cell, name, repetition, topic);
                     progress.OnRunStarting(run);
+                    Checkpoints?.OnRunStarting(run, () => Snapshot(running: true));
                     inProgress = run;
                     using var runSpan = KafkaPerfTelemetry.StartRun(run);
-                    var record = await RunOneAsync(plan, run, clients[name], payload, warnings, progress, cancellationToken);
+                    var (record, measurement) = await RunOneAsync(plan, run, clients[name], payload, warnings, progress, broker, undeleted, runTokens.Token, cancellationToken);
                     inProgress = null;
-                    runs.Add(record.Record);
-                    KafkaPerfTelemetry.RunCompleted(runSpan, record.Record);
-                    infos[name] = WithConfig(infos[name], record.Measurement, plan.SettingsVariants.Count > 1 ? cell.Variant : null);
-                    progress.OnRunCompleted(run, record.Record);
+                    if (broker.Exit is { } during && !record.Succeeded)
+                    {
+                        // Whatever the client saw (a stall, a closed connection), the cause is known.
+                        abortReason = during.Describe($"during run {run.Sequence}");
+                        record = record with { Error = abortReason };
+                    }
+                    // After a failed run, a cluster that does not answer is waited for, up to the stall timeout, before
+                    // the run's topic is deleted and the plan goes on.
+                    if (!record.Succeeded && abortReason is null && undeleted.Count > 0 && connection.CheckReachable is { } check)
+                    {
+                        abortReason = await AwaitClusterAsync(check, plan.StallTimeout, run.Sequence, warnings, progress, cancellationToken);
+                        if (abortReason is null)
+                        {
+                            foreach (var (owner, leftover) in undeleted)
+                                await DeleteTopicAsync(owner, leftover, plan.StallTimeout, warnings, progress, cancellationToken);
+                            undeleted.Clear();
+                        }
+                    }
+                    runs.Add(record);
+                    KafkaPerfTelemetry.RunCompleted(runSpan, record);
+                    infos[name] = WithConfig(infos[name], measurement, plan.SettingsVariants.Count > 1 ? cell.Variant : null);
+                    // Saved before it is shown: a run on the screen is a run in the files.
+                    Checkpoints?.OnRunCompleted(Snapshot(running: abortReason is null));
+                    progress.OnRunCompleted(run, record);
+                    if (abortReason is not null) break;
                 }
+                if (abortReason is not null) break;
             }
         }
-        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested || broker.Exit is not null)
         {
-            cancelled = true;
+            cancelled = cancellationToken.IsCancellationRequested;
             // The run that was cut short is in the results too (CSV included), marked, never counted as measured.
             if (inProgress is { } interrupted)
-                runs.Add(ToRecord(interrupted, new RunMeasurement { ElapsedSeconds = double.NaN, Error = CancelledRunError }));
+            {
+                if (!cancelled) abortReason = broker.Exit!.Describe($"during run {interrupted.Sequence}");
+                var record = Unfinished(interrupted, cancelled ? CancelledRunError : abortReason!);
+                runs.Add(record);
+                Checkpoints?.OnRunCompleted(Snapshot(running: false));
+                progress.OnRunCompleted(interrupted, record);
+            }
+            else if (!cancelled)
+            {
+                abortReason = broker.Exit!.Describe("before the first run");
+            }
         }
         finally
         {
             foreach (var client in clients.Values)
-                await client.DisposeAsync();
+                await DisposeBoundedAsync(client, warnings, progress);
         }
 
+        // Said once by whoever shows the result (the CLI's last line); kept in the result's warnings for the reports.
+        if (abortReason is not null) lock (warnings) warnings.Add($"The plan stopped early: {abortReason}.");
+        if (undeleted.Count > 0 && !_connection.Ephemeral)
+            Warn(warnings, progress, [$"{undeleted.Count} topic(s) could not be deleted while {_connection.BrokerName} did not answer: {string.Join(", ", undeleted.Select(u => u.Topic))}. Delete them when it is back."]);
         if (plan.KeepTopics && runs.Count > 0)
             Warn(warnings, progress, [$"{runs.Count} topics were kept (--keep-topics), named {plan.TopicPrefix}__…: delete them when done."]);
+        return Snapshot(running: false) with { FinishedAtUtc = DateTimeOffset.UtcNow };
+    }
+
+    /// <summary>The result of <paramref name="runs"/> so far.</summary>
+    private BenchmarkResult Result(BenchmarkPlan plan, DateTimeOffset started, List<RunRecord> runs, Dictionary<string, ClientInfo> infos,
+        List<string> warnings, bool cancelled, string? abortReason, bool inProgress)
+    {
         var cells = ResultSummarizer.Cells(plan, runs);
+        List<string> warningsNow;
+        lock (warnings) warningsNow = [.. warnings];
         return new BenchmarkResult
         {
             StartedAtUtc = started,
@@ -157,76 +239,193 @@ public sealed class BenchmarkRunner
             Environment = EnvironmentInfo.Capture(_connection),
             Plan = plan,
             Clients = [.. plan.Clients.Where(infos.ContainsKey).Select(c => infos[c])],
-            Runs = runs,
+            Runs = [.. runs],
             Cells = cells,
             Comparisons = ResultSummarizer.Comparisons(plan, cells),
-            Warnings = warnings,
+            Warnings = warningsNow,
             Cancelled = cancelled,
+            AbortReason = abortReason,
+            InProgress = inProgress,
         };
     }
 
+    /// <summary>Asks the cluster until it answers or the stall timeout has passed.</summary>
+    /// <returns><see langword="null"/> when it answered; otherwise the line that ends the plan.</returns>
+    private async Task<string?> AwaitClusterAsync(Func<TimeSpan, CancellationToken, Task<string?>> check, TimeSpan stallTimeout, int failedRun,
+        List<string> warnings, IBenchmarkProgress progress, CancellationToken cancellationToken)
+    {
+        long since = Stopwatch.GetTimestamp();
+        bool waiting = false;
+        string? why = null;
+        while (true)
+        {
+            var left = stallTimeout - Stopwatch.GetElapsedTime(since);
+            if (left > TimeSpan.Zero)
+            {
+                long asked = Stopwatch.GetTimestamp();
+                why = await check(left < ClusterProbeTimeout ? left : ClusterProbeTimeout, cancellationToken);
+                // An answer that took its time is news too: the broker was away.
+                waiting |= Stopwatch.GetElapsedTime(asked) > SlowAnswer;
+                if (why is null)
+                {
+                    if (waiting) Warn(warnings, progress, [$"{Capitalized(_connection.BrokerName)} at {_connection.BootstrapServers} answers again after {Stopwatch.GetElapsedTime(since).TotalSeconds:0.#} s: the plan goes on (run {failedRun} is listed as failed)."]);
+                    return null;
+                }
+            }
+            left = stallTimeout - Stopwatch.GetElapsedTime(since);
+            if (left <= TimeSpan.Zero)
+                return $"{_connection.BrokerName} at {_connection.BootstrapServers} did not answer for {stallTimeout.TotalSeconds:0.#} s (--stall-timeout) after run {failedRun} failed ({why ?? "no answer"})";
+            if (!waiting)
+            {
+                progress.OnWarning($"Run {failedRun} failed and {_connection.BrokerName} at {_connection.BootstrapServers} does not answer ({why}): waiting up to {stallTimeout.TotalSeconds:0.#} s for it.");
+                waiting = true;
+            }
+            await Task.Delay(left < ClusterRetry ? left : ClusterRetry, cancellationToken);
+        }
+    }
+
+    private static string Capitalized(string text) => text.Length == 0 ? text : char.ToUpperInvariant(text[0]) + text[1..];
+
     private async ValueTask<(RunRecord Record, RunMeasurement? Measurement)> RunOneAsync(
         BenchmarkPlan plan, RunDescriptor run, IBenchClient client, byte[] payload, List<string> warnings,
-        IBenchmarkProgress progress, CancellationToken cancellationToken)
+        IBenchmarkProgress progress, BrokerWatch broker, List<(IBenchClient Client, string Topic)> undeleted, CancellationToken runToken,
+        CancellationToken cancellationToken)
     {
         var cell = run.Cell;
-        RunMeasurement measurement;
+        RunMeasurement? measurement = null;
+        bool ownsTopic = true;
         try
         {
-            await client.CreateTopicAsync(new TopicSpec(run.Topic, PartitionsFor(plan, cell)), cancellationToken);
-        }
-        catch (TopicExistsException ex)
-        {
-            // Not created here, so not used and not deleted here either: it may be someone else's topic.
-            measurement = NotStarted(ex.Message);
-            return (ToRecord(run, measurement), measurement);
-        }
-        catch (Exception ex)
-        {
-            // The request may have created it before the wait for metadata failed or was cancelled: delete it anyway.
-            if (!plan.KeepTopics) await DeleteTopicAsync(client, run.Topic, warnings, progress);
-            if (ex is OperationCanceledException) throw;
-            measurement = NotStarted($"creating topic '{run.Topic}' failed: {TypeName(ex)}: {ex.Message}");
-            return (ToRecord(run, measurement), measurement);
-        }
-        try
-        {
-            var context = new ScenarioContext
+            try
             {
-                Client = client,
-                Topic = run.Topic,
-                MessageCount = cell.MessageCount,
-                Payload = payload,
-                Settings = plan.SettingsFor(cell, run.Client),
-                UsePrefetch = plan.UsePrefetch,
-                CheckPayload = plan.CheckPayload,
-                StallTimeout = plan.StallTimeout,
-                Broker = _connection.BrokerProbe,
-                Clock = _clock,
-                Load = plan.LoadOf(cell),
-                Producers = cell.Settings.Producers ?? 1,
-                Consumers = cell.Settings.Consumers ?? 1,
-                Interval = plan.Interval,
-            };
-            // Garbage from the previous run is collected now, not inside the next timed section.
-            GC.Collect();
-            GC.WaitForPendingFinalizers();
-            GC.Collect();
-            measurement = await Task.Factory.StartNew(
-                () => client is IReferenceClient reference ? reference.Run(cell.Scenario, context, cancellationToken)
-                    : LoadScenario.Applies(context) ? LoadScenario.For(cell.Scenario).Run(context, cancellationToken)
-                    : Scenario.For(cell.Scenario).Run(context, cancellationToken),
-                cancellationToken, TaskCreationOptions.LongRunning, TaskScheduler.Default);
-        }
-        catch (Exception ex) when (ex is not OperationCanceledException)
-        {
-            measurement = Failed(cell, $"{TypeName(ex)}: {ex.Message}");
+                // Bounded like every other wait: a cluster that does not answer fails the run, not the plan.
+                using var createTimeout = CancellationTokenSource.CreateLinkedTokenSource(runToken);
+                createTimeout.CancelAfter(plan.StallTimeout);
+                try
+                {
+                    await client.CreateTopicAsync(new TopicSpec(run.Topic, PartitionsFor(plan, cell)), createTimeout.Token);
+                }
+                catch (OperationCanceledException ex) when (!runToken.IsCancellationRequested)
+                {
+                    throw new TimeoutException($"no answer within {plan.StallTimeout.TotalSeconds:0.#} s (--stall-timeout)", ex);
+                }
+            }
+            catch (TopicExistsException ex)
+            {
+                // Not created here, so not used and not deleted here either: it may be someone else's topic.
+                ownsTopic = false;
+                measurement = NotStarted(ex.Message);
+                return (ToRecord(run, measurement), measurement);
+            }
+            catch (Exception ex) when (ex is not OperationCanceledException)
+            {
+                measurement = NotStarted($"creating topic '{run.Topic}' failed: {TypeName(ex)}: {ex.Message}");
+                return (ToRecord(run, measurement), measurement);
+            }
+            try
+            {
+                var context = new ScenarioContext
+                {
+                    Client = client,
+                    Topic = run.Topic,
+                    MessageCount = cell.MessageCount,
+                    Payload = payload,
+                    Settings = plan.SettingsFor(cell, run.Client),
+                    UsePrefetch = plan.UsePrefetch,
+                    CheckPayload = plan.CheckPayload,
+                    StallTimeout = plan.StallTimeout,
+                    Broker = _connection.BrokerProbe,
+                    Clock = _clock,
+                    Load = plan.LoadOf(cell),
+                    Producers = cell.Settings.Producers ?? 1,
+                    Consumers = cell.Settings.Consumers ?? 1,
+                    Interval = plan.Interval,
+                };
+                // Garbage from the previous run is collected now, not inside the next timed section.
+                GC.Collect();
+                GC.WaitForPendingFinalizers();
+                GC.Collect();
+                var scenario = Task.Factory.StartNew(
+                    () => client is IReferenceClient reference ? reference.Run(cell.Scenario, context, runToken)
+                        : LoadScenario.Applies(context) ? LoadScenario.For(cell.Scenario).Run(context, runToken)
+                        : Scenario.For(cell.Scenario).Run(context, runToken),
+                    runToken, TaskCreationOptions.LongRunning, TaskScheduler.Default);
+                measurement = await AwaitRunAsync(scenario, runToken);
+            }
+            catch (Exception ex) when (ex is not OperationCanceledException)
+            {
+                measurement = Failed(cell, $"{TypeName(ex)}: {ex.Message}");
+            }
+            return (ToRecord(run, measurement), measurement);
         }
         finally
         {
-            if (!plan.KeepTopics) await DeleteTopicAsync(client, run.Topic, warnings, progress);
+            if (ownsTopic && !plan.KeepTopics)
+            {
+                if (broker.Exit is not null)
+                {
+                    // Nobody to ask: the topic went with the broker's data.
+                }
+                else if (measurement is { Succeeded: false } && _connection.CheckReachable is not null)
+                {
+                    // The broker may be what failed: the plan first waits for it to answer, then deletes the topic.
+                    undeleted.Add((client, run.Topic));
+                }
+                else
+                {
+                    await DeleteTopicAsync(client, run.Topic, plan.StallTimeout, warnings, progress, cancellationToken);
+                }
+            }
         }
-        return (ToRecord(run, measurement), measurement);
+    }
+
+    /// <summary>Waits for a scenario; once the run is cancelled (Ctrl+C, the broker gone), waits a moment for its threads to
+    /// give their client calls back, then no longer: the plan's end must not hang on a call that never returns.</summary>
+    private static async Task<RunMeasurement> AwaitRunAsync(Task<RunMeasurement> scenario, CancellationToken runToken)
+    {
+        var cancelled = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        using (runToken.Register(static state => ((TaskCompletionSource)state!).TrySetResult(), cancelled))
+        {
+            if (await Task.WhenAny(scenario, cancelled.Task) != scenario
+                && await Task.WhenAny(scenario, Task.Delay(AbandonAfter, CancellationToken.None)) != scenario)
+            {
+                // Left to end by itself (its client calls are bounded); its outcome no longer matters.
+                _ = scenario.ContinueWith(static t => _ = t.Exception, CancellationToken.None, TaskContinuationOptions.OnlyOnFaulted, TaskScheduler.Default);
+                throw new OperationCanceledException(runToken);
+            }
+        }
+        return await scenario;
+    }
+
+    /// <summary>Disposes a client, waiting at most a few seconds: a client whose broker is gone may not close cleanly.</summary>
+    private static async Task DisposeBoundedAsync(IBenchClient client, List<string> warnings, IBenchmarkProgress progress)
+    {
+        var dispose = Task.Run(async () => await client.DisposeAsync());
+        if (await Task.WhenAny(dispose, Task.Delay(DisposeTimeout)) != dispose)
+        {
+            _ = dispose.ContinueWith(static t => _ = t.Exception, CancellationToken.None, TaskContinuationOptions.OnlyOnFaulted, TaskScheduler.Default);
+            Warn(warnings, progress, [$"Client '{client.Name}' did not close within {DisposeTimeout.TotalSeconds:0} s; it was left to the end of the process."]);
+            return;
+        }
+        try
+        {
+            await dispose;
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            Warn(warnings, progress, [$"Client '{client.Name}' did not close cleanly: {ex.Message}"]);
+        }
+    }
+
+    /// <summary>A run that did not finish (cancelled, or its broker gone), for the result and the checkpoint of a process
+    /// that ends now.</summary>
+    /// <param name="run">The run.</param>
+    /// <param name="error">Why it did not finish.</param>
+    /// <returns>Its record, failed and never counted as measured.</returns>
+    public static RunRecord Unfinished(RunDescriptor run, string error)
+    {
+        ArgumentNullException.ThrowIfNull(run);
+        return ToRecord(run, new RunMeasurement { ElapsedSeconds = double.NaN, Error = error });
     }
 
     /// <summary>A run's topic partitions: the variant's or the plan's, and at least one per consumer of the group.</summary>
@@ -257,13 +456,20 @@ public sealed class BenchmarkRunner
     /// <summary>A run that failed before anything was sent: nothing was lost either.</summary>
     private static RunMeasurement NotStarted(string error) => new() { ElapsedSeconds = double.NaN, Error = error };
 
-    private static async ValueTask DeleteTopicAsync(IBenchClient client, string topic, List<string> warnings, IBenchmarkProgress progress)
+    private async ValueTask DeleteTopicAsync(IBenchClient client, string topic, TimeSpan stallTimeout, List<string> warnings,
+        IBenchmarkProgress progress, CancellationToken cancellationToken)
     {
-        // Runs even when the plan was cancelled: no topic is left behind unless asked.
-        using var timeout = new CancellationTokenSource(CleanupTimeout);
+        // Runs even when the plan was cancelled (no topic is left behind unless asked), but then briefly: the process has
+        // seconds to end.
+        using var timeout = new CancellationTokenSource(cancellationToken.IsCancellationRequested ? CancelledCleanup : stallTimeout);
+        using var shorten = cancellationToken.Register(static state => ((CancellationTokenSource)state!).CancelAfter(CancelledCleanup), timeout);
         try
         {
             await client.DeleteTopicAsync(topic, timeout.Token);
+        }
+        catch (OperationCanceledException) when (timeout.IsCancellationRequested)
+        {
+            Warn(warnings, progress, [$"Topic '{topic}' could not be deleted: no answer within {(cancellationToken.IsCancellationRequested ? CancelledCleanup : stallTimeout).TotalSeconds:0.#} s.{(_connection.Ephemeral ? string.Empty : " Delete it by hand.")}"]);
         }
         catch (Exception ex) when (ex is not OutOfMemoryException)
         {

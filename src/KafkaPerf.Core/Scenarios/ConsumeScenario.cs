@@ -21,23 +21,32 @@ public sealed class ConsumeScenario : IScenario
         long expected = context.MessageCount;
 
         var prefill = new DeliveryCounter(clock, expected, trackLatency: false);
-        using (var producer = context.Client.CreateProducer(new ProducerSpec(context.Topic, context.Settings), prefill))
+        using var watch = new StallWatch(context.StallTimeout, cancellationToken);
+        try
         {
-            ProduceScenario.SendOrdinals(producer, expected, context.Payload, prefill, cancellationToken);
-            producer.Flush(cancellationToken);
+            watch.Watch("creating the producer that fills the topic", static () => 0);
+            using var producer = context.Client.CreateProducer(context.ProducerSpec(watch.Token), prefill);
+            if (ProduceScenario.SendAndFlush(producer, expected, context.Payload, prefill, watch, cancellationToken) is { } stall)
+                return new RunMeasurement { Sent = expected, Delivered = prefill.Delivered, Lost = expected - prefill.Delivered, Error = watch.Describe($"filling the topic before consuming, {stall}") };
+        }
+        catch (Exception ex) when (ProduceScenario.Interrupted(ex, watch, cancellationToken))
+        {
+            ProduceScenario.ThrowIfCancelled(ex, cancellationToken);
+            return new RunMeasurement { Sent = expected, Error = watch.Describe("filling the topic before consuming, no record sent") };
         }
         if (prefill.DescribeShortfall(expected, "filling the topic before consuming") is { } prefillError)
             return new RunMeasurement { Sent = expected, Delivered = prefill.Delivered, Lost = expected - prefill.Delivered, Error = prefillError };
 
         using var sink = new VerifyingRecordSink(clock, new KeyVerifier(expected), context.Payload, context.CheckPayload);
-        using var consumer = context.Client.CreateConsumer(
-            new ConsumerSpec(context.Topic, context.GroupId, context.Settings, context.UsePrefetch));
+        using var consumer = context.Client.CreateConsumer(context.ConsumerSpec(watch.Token));
         bool completed;
         var counters = ClientCounters.Start(context);
         consumer.StartPolling(sink);
         try
         {
             completed = ProgressWait.Until(sink.Completed, () => sink.Received, context.StallTimeout, cancellationToken);
+            // A consumer that stalled leaves without waiting for a broker that may be gone.
+            if (!completed || sink.Error is not null) watch.GiveUp("consuming");
         }
         finally
         {

@@ -21,30 +21,87 @@ public sealed class ProduceScenario : IScenario
         var clock = context.Clock;
         bool trackLatency = context.Client.Capabilities.HasFlag(ClientCapabilities.DeliveryLatency);
         var deliveries = new DeliveryCounter(clock, context.MessageCount, trackLatency);
-        using var producer = context.Client.CreateProducer(new ProducerSpec(context.Topic, context.Settings), deliveries);
-
-        var counters = ClientCounters.Start(context);
-        long start = clock.GetTimestamp();
-        SendOrdinals(producer, context.MessageCount, context.Payload, deliveries, cancellationToken);
-        producer.Flush(cancellationToken);
-        long end = clock.GetTimestamp();
-        var (perMessage, resources) = counters.Stop(context.MessageCount);
-
-        long delivered = deliveries.Delivered;
-        return new RunMeasurement
+        using var watch = new StallWatch(context.StallTimeout, cancellationToken);
+        watch.Watch("creating the producer", static () => 0);
+        IBenchProducer producer;
+        try
         {
-            ElapsedSeconds = new TickConverter(clock.Frequency).ToSeconds(end - start),
-            Sent = context.MessageCount,
-            Delivered = delivered,
-            Lost = Math.Max(0, context.MessageCount - delivered),
-            Latency = deliveries.Latency,
-            LatencySampleStride = deliveries.SampleStride,
-            Error = deliveries.DescribeShortfall(context.MessageCount, "produce"),
-            ProducerConfig = producer.EffectiveConfig,
-            CountersPerMessage = perMessage,
-            Resources = resources,
-        };
+            producer = context.Client.CreateProducer(context.ProducerSpec(watch.Token), deliveries);
+        }
+        catch (Exception ex) when (Interrupted(ex, watch, cancellationToken))
+        {
+            ThrowIfCancelled(ex, cancellationToken);
+            return Stalled(watch, "no record sent", context.MessageCount);
+        }
+        using (producer)
+        {
+            var counters = ClientCounters.Start(context);
+            long start = clock.GetTimestamp();
+            if (SendAndFlush(producer, context.MessageCount, context.Payload, deliveries, watch, cancellationToken) is { } stall)
+                return Stalled(watch, stall, context.MessageCount, deliveries.Delivered);
+            long end = clock.GetTimestamp();
+            var (perMessage, resources) = counters.Stop(context.MessageCount);
+
+            long delivered = deliveries.Delivered;
+            return new RunMeasurement
+            {
+                ElapsedSeconds = new TickConverter(clock.Frequency).ToSeconds(end - start),
+                Sent = context.MessageCount,
+                Delivered = delivered,
+                Lost = Math.Max(0, context.MessageCount - delivered),
+                Latency = deliveries.Latency,
+                LatencySampleStride = deliveries.SampleStride,
+                Error = deliveries.DescribeShortfall(context.MessageCount, "produce"),
+                ProducerConfig = producer.EffectiveConfig,
+                CountersPerMessage = perMessage,
+                Resources = resources,
+            };
+        }
     }
+
+    /// <summary>Sends keys 0..count-1 and flushes, watched: a send or a flush that sees no acknowledgement for the stall
+    /// timeout is ended through the producer's cancellation token.</summary>
+    /// <returns><see langword="null"/> when every record was sent and the flush returned; otherwise how far it got.</returns>
+    /// <exception cref="OperationCanceledException">The run was cancelled.</exception>
+    internal static string? SendAndFlush(IBenchProducer producer, long count, ReadOnlyMemory<byte> payload, DeliveryCounter deliveries,
+        StallWatch watch, CancellationToken cancellationToken)
+    {
+        try
+        {
+            watch.Watch("sending", () => deliveries.Delivered + deliveries.Failed);
+            SendOrdinals(producer, count, payload, deliveries, watch.Token);
+            watch.Watch("flushing", () => deliveries.Delivered + deliveries.Failed);
+            producer.Flush(watch.Token);
+            watch.Idle();
+            return null;
+        }
+        catch (Exception ex) when (Interrupted(ex, watch, cancellationToken))
+        {
+            ThrowIfCancelled(ex, cancellationToken);
+            return $"{deliveries.Delivered} of {count} records acknowledged";
+        }
+    }
+
+    /// <summary>Whether <paramref name="ex"/> is how a client's blocking call ended because the watch fired or the run was
+    /// cancelled (an <see cref="OperationCanceledException"/> of the run's own token passes through untouched). The catch
+    /// block then calls <see cref="ThrowIfCancelled"/> first: a filter must not throw.</summary>
+    internal static bool Interrupted(Exception ex, StallWatch watch, CancellationToken cancellationToken) =>
+        cancellationToken.IsCancellationRequested ? ex is not OperationCanceledException : watch.Stalled is not null;
+
+    /// <summary>Throws <see cref="OperationCanceledException"/> for the run's cancellation, whatever the client threw.</summary>
+    internal static void ThrowIfCancelled(Exception ex, CancellationToken cancellationToken)
+    {
+        if (cancellationToken.IsCancellationRequested) throw new OperationCanceledException("The run was cancelled.", ex, cancellationToken);
+    }
+
+    private static RunMeasurement Stalled(StallWatch watch, string detail, long count, long delivered = 0) => new()
+    {
+        ElapsedSeconds = double.NaN,
+        Sent = count,
+        Delivered = delivered,
+        Lost = count - delivered,
+        Error = watch.Describe(detail),
+    };
 
     /// <summary>The send loop shared by every scenario that sends ordinal keys.</summary>
     /// <param name="deliveries">Notes the send time of the timed keys when it tracks latency.</param>

@@ -26,11 +26,12 @@ public sealed class RoundtripScenario : IScenario
         var deliveries = new DeliveryCounter(clock, expected, trackLatency: false);
 
         using var sink = new RoundtripRecordSink(clock, expected);
-        using var consumer = context.Client.CreateConsumer(
-            new ConsumerSpec(context.Topic, context.GroupId, context.Settings, context.UsePrefetch));
+        using var watch = new StallWatch(context.StallTimeout, cancellationToken);
+        using var consumer = context.Client.CreateConsumer(context.ConsumerSpec(watch.Token));
         long firstSend = 0;
         IReadOnlyDictionary<string, string>? producerConfig = null;
         bool assigned, completed = false;
+        string? stall = null;
         IReadOnlyDictionary<string, double>? perMessage = null;
         RunResources? resources = null;
         consumer.StartPolling(sink);
@@ -39,29 +40,43 @@ public sealed class RoundtripScenario : IScenario
             assigned = ProgressWait.Until(sink.Assigned, static () => 0, context.StallTimeout, cancellationToken);
             if (assigned)
             {
-                using var producer = context.Client.CreateProducer(new ProducerSpec(context.Topic, context.Settings), deliveries);
+                watch.Watch("creating the producer", static () => 0);
+                using var producer = context.Client.CreateProducer(context.ProducerSpec(watch.Token), deliveries);
                 producerConfig = producer.EffectiveConfig;
                 var payload = context.Payload;
                 var counters = ClientCounters.Start(context);
+                watch.Watch("sending", () => deliveries.Delivered + deliveries.Failed);
+                var token = watch.Token;
                 firstSend = clock.GetTimestamp();
                 producer.Send(firstSend, payload);
                 for (long sent = 1; sent < expected; sent++)
                 {
-                    if ((sent & CancellationCheckMask) == 0) cancellationToken.ThrowIfCancellationRequested();
+                    if ((sent & CancellationCheckMask) == 0) token.ThrowIfCancellationRequested();
                     producer.Send(clock.GetTimestamp(), payload);
                 }
-                producer.Flush(cancellationToken);
+                watch.Watch("flushing", () => deliveries.Delivered + deliveries.Failed);
+                producer.Flush(token);
+                watch.Idle();
                 completed = ProgressWait.Until(sink.Completed, () => sink.Received, context.StallTimeout, cancellationToken);
                 (perMessage, resources) = counters.Stop(expected);
             }
         }
+        catch (Exception ex) when (ProduceScenario.Interrupted(ex, watch, cancellationToken))
+        {
+            ProduceScenario.ThrowIfCancelled(ex, cancellationToken);
+            assigned = true;
+            stall = watch.Describe($"{deliveries.Delivered} of {expected} records acknowledged, {sink.Received} arrived");
+        }
         finally
         {
+            // A consumer that stalled leaves without waiting for a broker that may be gone.
+            if (!completed) watch.GiveUp("waiting for the records to arrive");
             consumer.StopPolling();
         }
 
         long received = sink.Received;
-        string? error = sink.Error is { } consumerError ? $"consumer error after {received} of {expected} records: {consumerError}"
+        string? error = stall is not null ? stall
+            : sink.Error is { } consumerError ? $"consumer error after {received} of {expected} records: {consumerError}"
             : !assigned ? $"no partition was assigned within {context.StallTimeout.TotalSeconds:0.#} s"
             : deliveries.DescribeShortfall(expected, "roundtrip") is { } shortfall ? shortfall
             : completed ? null

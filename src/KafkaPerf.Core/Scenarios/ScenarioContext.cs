@@ -27,7 +27,8 @@ public sealed record ScenarioContext
     /// <summary>Compare every consumed payload byte for byte with the one sent.</summary>
     public bool CheckPayload { get; init; }
 
-    /// <summary>A consume that receives nothing new for this long ends as a failed run.</summary>
+    /// <summary>Any wait of the run that sees no progress for this long (no acknowledgement, no record, no answer) ends it
+    /// as a failed run that says what stalled.</summary>
     public TimeSpan StallTimeout { get; init; } = TimeSpan.FromSeconds(30);
 
     /// <summary>Reads the broker's CPU and the topic's bytes on disk around the timed section; none when <see langword="null"/>.</summary>
@@ -50,4 +51,16 @@ public sealed record ScenarioContext
 
     /// <summary>The consumer group of this run.</summary>
     public string GroupId => Topic + "__group";
+
+    /// <summary>The spec of one of this run's producers.</summary>
+    /// <param name="cancellation">Ends the producer's blocking calls: the run's token or a stall watch's.</param>
+    /// <returns>The spec.</returns>
+    public ProducerSpec ProducerSpec(CancellationToken cancellation) =>
+        new(Topic, Settings) { Cancellation = cancellation, StallTimeout = StallTimeout };
+
+    /// <summary>The spec of one of this run's consumers.</summary>
+    /// <param name="cancellation">Makes disposing the consumer wait for nothing: the run's token or a stall watch's.</param>
+    /// <returns>The spec.</returns>
+    public ConsumerSpec ConsumerSpec(CancellationToken cancellation) =>
+        new(Topic, GroupId, Settings, UsePrefetch) { Cancellation = cancellation, StallTimeout = StallTimeout };
 }

@@ -37,6 +37,15 @@ internal sealed class TestClientFactory(InMemoryClientOptions options, long drop
     /// <summary>Returned by <see cref="SettingsWarnings"/> for a variant whose linger is unset.</summary>
     public string? LingerWarning { get; init; }
 
+    /// <summary>From this producer on (1 = the first created), producers acknowledge nothing and their flush blocks until
+    /// cancelled: a broker that went silent.</summary>
+    public int SilentFromProducer { get; init; } = int.MaxValue;
+
+    /// <summary>Called when a silent producer sends its first record (e.g. to end "the broker").</summary>
+    public Action? OnSilence { get; init; }
+
+    private int _producers;
+
     public IReadOnlyList<string> SettingsWarnings(ClientSettings settings) =>
         LingerWarning is not null && settings.LingerMs is null ? [LingerWarning] : [];
 
@@ -52,6 +61,7 @@ internal sealed class TestClientFactory(InMemoryClientOptions options, long drop
 
         public IBenchProducer CreateProducer(ProducerSpec spec, IDeliverySink sink)
         {
+            if (Interlocked.Increment(ref owner._producers) >= owner.SilentFromProducer) return new SilentProducer(owner, spec.Cancellation);
             var producer = inner.CreateProducer(spec, sink);
             if (owner.Clock is not { } clock) return producer;
             long cost = (long)(owner.SendCostTicks * (0.95 + 0.1 * owner._jitter.NextDouble()));
@@ -91,6 +101,32 @@ internal sealed class TestClientFactory(InMemoryClientOptions options, long drop
         public void Flush(CancellationToken cancellationToken) => inner.Flush(cancellationToken);
 
         public void Dispose() => inner.Dispose();
+    }
+
+    /// <summary>Swallows every record and blocks in Flush until cancelled.</summary>
+    private sealed class SilentProducer(TestClientFactory owner, CancellationToken cancellation) : IBenchProducer
+    {
+        private bool _sent;
+
+        public IReadOnlyDictionary<string, string> EffectiveConfig { get; } = new Dictionary<string, string>();
+
+        public void Send(long key, ReadOnlyMemory<byte> value)
+        {
+            if (_sent) return;
+            _sent = true;
+            owner.OnSilence?.Invoke();
+        }
+
+        public void Flush(CancellationToken cancellationToken)
+        {
+            using var either = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, cancellation);
+            either.Token.WaitHandle.WaitOne();
+            either.Token.ThrowIfCancellationRequested();
+        }
+
+        public void Dispose()
+        {
+        }
     }
 
     private sealed class FaultyConsumer(IBenchConsumer inner, long dropKey, long duplicateKey) : IBenchConsumer

@@ -39,31 +39,46 @@ public sealed class CsvExporter : ResultExporterBase
     {
         ArgumentNullException.ThrowIfNull(result);
         ArgumentNullException.ThrowIfNull(writer);
+        WriteHeader(writer);
+        foreach (var run in result.Runs) WriteRow(run, writer);
+    }
+
+    /// <summary>Writes the header line: what a file of appended rows (the CLI's checkpoint) starts with.</summary>
+    /// <param name="writer">Where to write.</param>
+    public static void WriteHeader(TextWriter writer)
+    {
+        ArgumentNullException.ThrowIfNull(writer);
         writer.Write(string.Join(',', Header));
         writer.Write('\n');
-        foreach (var run in result.Runs)
-        {
-            var r = run.Resources;
-            string[] fields =
-            [
-                Num(run.Sequence), run.Client, run.Scenario.ToString().ToLowerInvariant(), Num(run.MessageCount), Num(run.PayloadBytes),
-                run.Variant, Num(run.Repetition), Bool(run.IsWarmup), run.Topic,
-                Num(run.ElapsedSeconds), Num(run.MessagesPerSecond), Num(run.MegabytesPerSecond),
-                Num(run.Sent), Num(run.Delivered), Num(run.Received), Num(run.Lost), Num(run.Duplicates),
-                Num(run.Unexpected), Num(run.PayloadMismatches), Bool(run.PrefetchEnabled), Bool(run.Succeeded),
-                Num(run.Latency?.P50Micros), Num(run.Latency?.P99Micros), Num(run.Latency?.MaxMicros),
-                Num(r?.CpuUserSeconds), Num(r?.CpuSystemSeconds), Num(r?.Gen0Collections), Num(r?.Gen1Collections), Num(r?.Gen2Collections),
-                Num(r?.AllocatedBytes), Num(r?.RuntimeGcMillis), Num(r?.RuntimeHeapUsedBytes), Num(r?.BrokerCpuSeconds),
-                Num(r?.TopicBytesOnDisk), Num(r?.DiskBytesPerPayloadByte),
-                Num(run.OfferedRate), Num(run.AchievedRate), Num(run.Producers), Num(run.Consumers), Num(run.WarmupRecords),
-                Num(run.ResponseTime?.P50Micros), Num(run.ResponseTime?.P99Micros), Num(run.ResponseTime?.P999Micros), Num(run.ResponseTime?.MaxMicros),
-                Num(run.ServiceTime?.P50Micros), Num(run.ServiceTime?.P99Micros), Num(run.ServiceTime?.P999Micros), Num(run.ServiceTime?.MaxMicros),
-                Num(run.SendDelay?.P99Micros), Num(run.SendDelay?.MaxMicros),
-                run.Error ?? string.Empty,
-            ];
-            writer.Write(string.Join(',', fields.Select(Quote)));
-            writer.Write('\n');
-        }
+    }
+
+    /// <summary>Writes one run's line, as <see cref="Export"/> does.</summary>
+    /// <param name="run">The run.</param>
+    /// <param name="writer">Where to write.</param>
+    public static void WriteRow(RunRecord run, TextWriter writer)
+    {
+        ArgumentNullException.ThrowIfNull(run);
+        ArgumentNullException.ThrowIfNull(writer);
+        var r = run.Resources;
+        string[] fields =
+        [
+            Num(run.Sequence), run.Client, run.Scenario.ToString().ToLowerInvariant(), Num(run.MessageCount), Num(run.PayloadBytes),
+            run.Variant, Num(run.Repetition), Bool(run.IsWarmup), run.Topic,
+            Num(run.ElapsedSeconds), Num(run.MessagesPerSecond), Num(run.MegabytesPerSecond),
+            Num(run.Sent), Num(run.Delivered), Num(run.Received), Num(run.Lost), Num(run.Duplicates),
+            Num(run.Unexpected), Num(run.PayloadMismatches), Bool(run.PrefetchEnabled), Bool(run.Succeeded),
+            Num(run.Latency?.P50Micros), Num(run.Latency?.P99Micros), Num(run.Latency?.MaxMicros),
+            Num(r?.CpuUserSeconds), Num(r?.CpuSystemSeconds), Num(r?.Gen0Collections), Num(r?.Gen1Collections), Num(r?.Gen2Collections),
+            Num(r?.AllocatedBytes), Num(r?.RuntimeGcMillis), Num(r?.RuntimeHeapUsedBytes), Num(r?.BrokerCpuSeconds),
+            Num(r?.TopicBytesOnDisk), Num(r?.DiskBytesPerPayloadByte),
+            Num(run.OfferedRate), Num(run.AchievedRate), Num(run.Producers), Num(run.Consumers), Num(run.WarmupRecords),
+            Num(run.ResponseTime?.P50Micros), Num(run.ResponseTime?.P99Micros), Num(run.ResponseTime?.P999Micros), Num(run.ResponseTime?.MaxMicros),
+            Num(run.ServiceTime?.P50Micros), Num(run.ServiceTime?.P99Micros), Num(run.ServiceTime?.P999Micros), Num(run.ServiceTime?.MaxMicros),
+            Num(run.SendDelay?.P99Micros), Num(run.SendDelay?.MaxMicros),
+            run.Error ?? string.Empty,
+        ];
+        writer.Write(string.Join(',', fields.Select(Quote)));
+        writer.Write('\n');
     }
 
     internal static string Num(long value) => value.ToString(CultureInfo.InvariantCulture);

@@ -25,6 +25,8 @@ public sealed class MarkdownExporter : ResultExporterBase
         var env = result.Environment;
         writer.Write("# KafkaPerf results\n\n");
         if (result.Cancelled) writer.Write("> **Cancelled**: this result holds only the runs done before the cancellation.\n\n");
+        if (result.AbortReason is { } abort) writer.Write($"> **Stopped early**: {abort}. This result holds the runs done until then.\n\n");
+        if (result.InProgress) writer.Write($"> **In progress**: written while the plan was still running, after {result.Runs.Count} of {plan.TotalRuns} runs.\n\n");
         writer.Write($"- Started {result.StartedAtUtc.ToString("u", CultureInfo.InvariantCulture)}, finished {result.FinishedAtUtc.ToString("u", CultureInfo.InvariantCulture)}; KafkaPerf {env.ToolVersion}\n");
         writer.Write($"- {env.Runtime}{(env.GarbageCollector is null ? string.Empty : $" ({env.GarbageCollector} GC)")} on {env.Os} ({env.Architecture}), {env.ProcessorCount} CPUs ({env.ProcessorName}), machine {env.MachineName}\n");
         var brokerFacts = new[] { env.BrokerVersion is null ? null : $"Kafka {env.BrokerVersion}", env.BrokerDescription }.OfType<string>().ToList();

@@ -1,5 +1,6 @@
 package kafkaperf.client;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -82,8 +83,14 @@ public final class BenchAdmin implements AutoCloseable {
         }
     }
 
+    /** Closes the admin client, waiting up to {@code timeoutMs} for requests in flight. */
+    public void close(long timeoutMs) {
+        Thread.interrupted();
+        admin.close(Duration.ofMillis(timeoutMs));
+    }
+
     @Override
     public void close() {
-        admin.close();
+        close(timeoutMs);
     }
 }

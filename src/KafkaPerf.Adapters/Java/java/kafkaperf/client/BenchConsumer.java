@@ -131,16 +131,24 @@ public final class BenchConsumer implements AutoCloseable {
         }
     }
 
-    /** Stops the prefetch thread (if any) and leaves the group at once. */
-    @Override
-    public void close() throws InterruptedException {
+    /**
+     * Stops the prefetch thread (if any) and leaves the group, waiting up to {@code timeoutMs} for the broker; 0 after a
+     * stall or a cancellation, so that a broker that is gone keeps nobody waiting.
+     */
+    public void close(long timeoutMs) throws InterruptedException {
         stopping = true;
+        Thread.interrupted();
         if (prefetcher != null) {
             consumer.wakeup();
-            prefetcher.join(30_000);
-            if (prefetcher.isAlive()) throw new IllegalStateException("The prefetch thread did not stop within 30 s");
+            prefetcher.join(Math.max(timeoutMs, 1_000));
+            if (prefetcher.isAlive()) throw new IllegalStateException("The prefetch thread did not stop within " + Math.max(timeoutMs, 1_000) + " ms");
         }
-        consumer.close(Duration.ofSeconds(30));
+        consumer.close(Duration.ofMillis(timeoutMs));
         closed = true;
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        close(30_000);
     }
 }

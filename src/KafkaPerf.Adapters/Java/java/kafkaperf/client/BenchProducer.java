@@ -25,8 +25,6 @@ public final class BenchProducer implements AutoCloseable {
     private final long sink;
     /** Set once close() has returned: no callback may reach .NET afterwards (its sink may be gone). */
     private volatile boolean closed;
-    /** The thread inside flush(), so that cancelFlush() can interrupt it. */
-    private volatile Thread flushing;
 
     public BenchProducer(String[] settings, String topic, long sink, int metadataTimeoutMs) {
         this.topic = topic;
@@ -35,6 +33,7 @@ public final class BenchProducer implements AutoCloseable {
         try {
             awaitLeaders(metadataTimeoutMs);
         } catch (RuntimeException e) {
+            Thread.interrupted();
             producer.close(Duration.ZERO);
             throw e;
         }
@@ -91,29 +90,28 @@ public final class BenchProducer implements AutoCloseable {
         }
     }
 
-    /** Blocks until every record sent so far is acknowledged or failed; cancelFlush() from another thread ends it early. */
+    /**
+     * Blocks until every record sent so far is acknowledged or failed. .NET ends it early, as any other blocking call
+     * of this producer (a send waiting for buffer room or metadata), by interrupting the calling thread.
+     */
     public void flush() {
-        flushing = Thread.currentThread();
-        try {
-            producer.flush();
-        } finally {
-            flushing = null;
-            // A cancellation that came too late must not break this thread's next blocking call.
-            Thread.interrupted();
-        }
+        producer.flush();
     }
 
-    /** Interrupts a flush() in progress (KafkaProducer.flush then throws InterruptException). */
-    public void cancelFlush() {
-        Thread thread = flushing;
-        if (thread != null) thread.interrupt();
+    /**
+     * Closes the producer, waiting up to {@code timeoutMs} for records in flight; 0 after a stall or a cancellation, so
+     * that a broker that is gone keeps nobody waiting (the records left are failed).
+     */
+    public void close(long timeoutMs) {
+        // An interrupt meant for an earlier call must not cut this one short.
+        Thread.interrupted();
+        producer.close(Duration.ofMillis(timeoutMs));
+        closed = true;
     }
 
     @Override
     public void close() {
-        Thread.interrupted();
-        producer.close(Duration.ofSeconds(30));
-        closed = true;
+        close(30_000);
     }
 
     /** The record is its own callback: one object per send instead of two. */

@@ -1,0 +1,204 @@
+using System.Text;
+using KafkaPerf.Reporting;
+using KafkaPerf.Reporting.Exporters;
+using KafkaPerf.Running;
+
+namespace KafkaPerf.Cli;
+
+/// <summary>
+/// The results as they are made. When the first run starts, a base name no earlier result has is taken in the output
+/// folder; after every run the CSV gets the new rows (appended and flushed to disk) and the JSON is replaced atomically,
+/// marked <c>inProgress</c>, so that a process that is killed loses at most the run in progress. The final export then
+/// writes every format under the same base name. A folder that can no longer be written (removed, read-only, full) is
+/// left for the temporary folder, once, with one line saying so.
+/// </summary>
+/// <remarks>Called from the runner between runs, and from a signal handler when the process must end at once.</remarks>
+internal sealed class CheckpointFiles : IResultSink
+{
+    private static readonly UTF8Encoding Utf8NoBom = new(encoderShouldEmitUTF8Identifier: false);
+
+    /// <summary>Files whose presence means a base name is taken (besides its JSON).</summary>
+    private static readonly string[] TakenBy = [".csv", ".md", ".html", "-intervals.csv"];
+    private readonly Lock _lock = new();
+    private readonly string _stem;
+    private readonly bool _keepCsv;
+    private readonly bool _keepJson;
+    private readonly TextWriter _errors;
+    private readonly string _fallback;
+    private BenchmarkResult? _last;
+    private RunDescriptor? _running;
+    private int _rowsWritten;
+    private bool _failedOver;
+    private bool _closed;
+
+    /// <summary>Prepares checkpoints; nothing is written before the first run starts.</summary>
+    /// <param name="folder">The output folder.</param>
+    /// <param name="stem">The preferred base name, e.g. <c>kafkaperf-20261123-231400</c>.</param>
+    /// <param name="formats">The formats asked for: the CSV is checkpointed when csv is among them; the JSON always is,
+    /// and is removed at a normal end when json is not among them.</param>
+    /// <param name="errors">Where the one line about a folder that cannot be written goes.</param>
+    /// <param name="fallbackFolder">Where the files go when the folder cannot be written; <see cref="FallbackFolder"/>
+    /// when <see langword="null"/>.</param>
+    public CheckpointFiles(string folder, string stem, IReadOnlyCollection<string> formats, TextWriter errors, string? fallbackFolder = null)
+    {
+        Folder = folder;
+        _fallback = fallbackFolder ?? FallbackFolder;
+        _stem = stem;
+        _keepCsv = formats.Contains("csv");
+        _keepJson = formats.Contains("json");
+        _errors = errors;
+    }
+
+    /// <summary>Where the files are (the temporary folder after a failover).</summary>
+    public string Folder { get; private set; }
+
+    /// <summary>The base name taken, once the first run has started; <see langword="null"/> before.</summary>
+    public string? BaseName { get; private set; }
+
+    /// <summary>Whether the output folder could not be written and the files went to the temporary folder.</summary>
+    public bool FailedOver => _failedOver;
+
+    /// <summary>The temporary folder results go to when the output folder cannot be written.</summary>
+    public static string FallbackFolder => Path.Combine(Path.GetTempPath(), "kafkaperf-results");
+
+    private string JsonPath => Path.Combine(Folder, BaseName + ".json");
+
+    private string CsvPath => Path.Combine(Folder, BaseName + ".csv");
+
+    /// <inheritdoc />
+    public void OnRunStarting(RunDescriptor run, Func<BenchmarkResult> soFar)
+    {
+        lock (_lock)
+        {
+            if (_closed) return;
+            _running = run;
+            if (BaseName is not null) return;
+            _last = soFar();
+            Write(_last);
+        }
+    }
+
+    /// <inheritdoc />
+    public void OnRunCompleted(BenchmarkResult soFar)
+    {
+        lock (_lock)
+        {
+            if (_closed) return;
+            _running = null;
+            _last = soFar;
+            Write(soFar);
+        }
+    }
+
+    /// <summary>For a process that must end now (a second Ctrl+C, a plan that did not stop in time): the last checkpoint
+    /// again, with the run in progress marked cancelled and the result no longer in progress. Later calls do nothing.</summary>
+    /// <returns>The JSON file written, or <see langword="null"/> when no run had started.</returns>
+    public string? WriteInterrupted()
+    {
+        lock (_lock)
+        {
+            if (_closed || _last is null) return null;
+            var runs = _last.Runs.ToList();
+            if (_running is { } running) runs.Add(BenchmarkRunner.Unfinished(running, BenchmarkRunner.CancelledRunError));
+            var result = _last with { Runs = runs, Cancelled = true, InProgress = false, FinishedAtUtc = DateTimeOffset.UtcNow };
+            Write(result);
+            _closed = true;
+            return BaseName is null ? null : JsonPath;
+        }
+    }
+
+    /// <summary>Stops taking checkpoints: the final export writes the files now. Returns where that goes.</summary>
+    /// <returns>The folder and base name of the checkpoint files, or <see langword="null"/> when none were written.</returns>
+    public (string Folder, string BaseName)? Close()
+    {
+        lock (_lock)
+        {
+            _closed = true;
+            return BaseName is null ? null : (Folder, BaseName);
+        }
+    }
+
+    /// <summary>After the final export: removes the checkpoint JSON when JSON was not asked for.</summary>
+    public void RemoveUnrequested()
+    {
+        if (_keepJson || BaseName is null) return;
+        try
+        {
+            File.Delete(JsonPath);
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            // It says the same as the other files; left as it is.
+        }
+    }
+
+    private void Write(BenchmarkResult result)
+    {
+        try
+        {
+            WriteIn(result);
+        }
+        catch (Exception ex) when (!_failedOver && ex is IOException or UnauthorizedAccessException)
+        {
+            // The folder went away, became read-only or is full: the files go on in the temporary folder, all rows again.
+            var from = Folder;
+            _failedOver = true;
+            Folder = _fallback;
+            BaseName = null;
+            _rowsWritten = 0;
+            try
+            {
+                WriteIn(result);
+                _errors.WriteLine($"kafkaperf: the results can no longer be written to '{from}' ({ex.Message.TrimEnd('.')}); they are saved in '{Folder}' as {BaseName}.* from now on.");
+            }
+            catch (Exception second) when (second is IOException or UnauthorizedAccessException)
+            {
+                _errors.WriteLine($"kafkaperf: the results can no longer be written to '{from}' ({ex.Message.TrimEnd('.')}) nor to '{Folder}' ({second.Message.TrimEnd('.')}); only the tables at the end will show them.");
+                _closed = true;
+            }
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            _errors.WriteLine($"kafkaperf: the results can no longer be written to '{Folder}' ({ex.Message.TrimEnd('.')}); only the tables at the end will show them.");
+            _closed = true;
+        }
+    }
+
+    private void WriteIn(BenchmarkResult result)
+    {
+        if (BaseName is null) Reserve(result);
+        else ResultExporterBase.WriteAtomically(JsonPath, writer => DefaultExporters.Json.Export(result, writer));
+        if (!_keepCsv) return;
+        // Appended, so that a row once written stays even if a later write is cut short; flushed to the disk each time.
+        bool header = !File.Exists(CsvPath);
+        using var stream = new FileStream(CsvPath, header ? FileMode.CreateNew : FileMode.Append, FileAccess.Write, FileShare.Read);
+        using var writer = new StreamWriter(stream, Utf8NoBom) { NewLine = "\n" };
+        if (header) CsvExporter.WriteHeader(writer);
+        foreach (var run in result.Runs.Skip(_rowsWritten)) CsvExporter.WriteRow(run, writer);
+        writer.Flush();
+        stream.Flush(flushToDisk: true);
+        _rowsWritten = result.Runs.Count;
+    }
+
+    /// <summary>Takes the first base name under which neither a result file nor a checkpoint exists, by creating its JSON
+    /// (a rename that fails when the name is taken, even by another process at the same moment).</summary>
+    private void Reserve(BenchmarkResult result)
+    {
+        Directory.CreateDirectory(Folder);
+        for (int attempt = 1; ; attempt++)
+        {
+            var name = attempt == 1 ? _stem : $"{_stem}-{attempt}";
+            if (TakenBy.Any(suffix => File.Exists(Path.Combine(Folder, name + suffix)))) continue;
+            try
+            {
+                ResultExporterBase.WriteAtomically(Path.Combine(Folder, name + ".json"), writer => DefaultExporters.Json.Export(result, writer), overwrite: false);
+                BaseName = name;
+                return;
+            }
+            catch (IOException) when (attempt < 1000 && File.Exists(Path.Combine(Folder, name + ".json")))
+            {
+                // Taken: the next name.
+            }
+        }
+    }
+}

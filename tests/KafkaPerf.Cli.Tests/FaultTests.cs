@@ -1,0 +1,401 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Text.Json;
+
+namespace KafkaPerf.Cli.Tests;
+
+/// <summary>
+/// Faults done for real to the tool as a user runs it: the embedded broker killed (SIGKILL) or stopped (SIGSTOP) in the
+/// middle of a run, a --bootstrap cluster that dies or pauses, SIGINT and SIGTERM during a flush that hangs, the tool
+/// itself killed, the output folder removed. Each asserts a bounded time, the message, the exit code and the files.
+/// </summary>
+public sealed class FaultTests : IDisposable
+{
+    private readonly DirectoryInfo _output = Directory.CreateTempSubdirectory("kafkaperf-fault-");
+
+    public void Dispose() => _output.Delete(recursive: true);
+
+    [Theory]
+    [InlineData("confluent", "produce")]
+    [InlineData("confluent", "consume")]
+    [InlineData("confluent", "roundtrip")]
+    [InlineData("java", "produce")]
+    [InlineData("java", "consume")]
+    [InlineData("java", "roundtrip")]
+    public async Task EmbeddedBrokerKilledDuringARun_RunFailsAtOnceNamingTheExitExit3AndEveryRunSaved(string client, string scenario)
+    {
+        using var run = StartRun(client, scenario);
+        await WaitForAsync(run, "[   2/3]", TimeSpan.FromMinutes(3));
+        var broker = BrokerOf(run);
+        await Task.Delay(200, TestContext.Current.CancellationToken);
+
+        var killed = Stopwatch.StartNew();
+        Assert.Equal(0, Signal(broker.Pid, "KILL"));
+        var exit = await ExitAsync(run, TimeSpan.FromSeconds(30));
+        var took = killed.Elapsed;
+
+        Assert.True(exit == 3, $"exit {exit}: {run.Stderr}");
+        Assert.True(took < TimeSpan.FromSeconds(10), $"the tool took {took.TotalSeconds:0.0} s to end after the broker died");
+        var line = Lines(run.Stderr).Single(l => l.Contains("the embedded broker exited", StringComparison.Ordinal) && l.StartsWith("kafkaperf:", StringComparison.Ordinal));
+        Assert.StartsWith("kafkaperf: the embedded broker exited (killed by SIGKILL) during run 3; its log: ", line, StringComparison.Ordinal);
+        var log = line["kafkaperf: the embedded broker exited (killed by SIGKILL) during run 3; its log: ".Length..line.IndexOf(". The plan stopped", StringComparison.Ordinal)];
+        Assert.True(new FileInfo(log).Length > 0, $"no broker log at {log}");
+        Assert.Equal(_output.FullName, Path.GetDirectoryName(log));
+        Assert.EndsWith("The plan stopped; 3 runs were saved (2 finished, 1 failed).", line, StringComparison.Ordinal);
+
+        using var json = ReadJson();
+        var root = json.RootElement;
+        Assert.StartsWith("the embedded broker exited (killed by SIGKILL) during run 3", root.GetProperty("abortReason").GetString(), StringComparison.Ordinal);
+        Assert.False(root.GetProperty("inProgress").GetBoolean());
+        var runs = root.GetProperty("runs").EnumerateArray().ToList();
+        Assert.Equal(3, runs.Count);
+        Assert.All(runs.Take(2), r => Assert.True(r.GetProperty("succeeded").GetBoolean()));
+        Assert.Equal(root.GetProperty("abortReason").GetString(), runs[2].GetProperty("error").GetString());
+        Assert.Equal(4, File.ReadAllLines(Single("*.csv")).Length);
+        Assert.Single(_output.GetFiles("*.md"));
+        Assert.Single(_output.GetFiles("*.html"));
+        await AssertGoneAsync(broker);
+    }
+
+    [Fact]
+    public async Task EmbeddedBrokerStoppedLongerThanTheStallTimeout_RunFailsSayingWhatStalledAndThePlanStops()
+    {
+        using var run = StartRun("confluent", "produce", "--stall-timeout", "3s", "--messages", "300000");
+        await WaitForAsync(run, "[   2/3]", TimeSpan.FromMinutes(3));
+        var broker = BrokerOf(run);
+        await Task.Delay(100, TestContext.Current.CancellationToken);
+
+        var stopped = Stopwatch.StartNew();
+        Assert.Equal(0, Signal(broker.Pid, "STOP"));
+        int exit;
+        try
+        {
+            exit = await ExitAsync(run, TimeSpan.FromSeconds(40));
+        }
+        finally
+        {
+            // So that whatever happened, it can be stopped.
+            Signal(broker.Pid, "CONT");
+        }
+        var took = stopped.Elapsed;
+
+        Assert.True(exit == 3, $"exit {exit}: {run.Stderr}");
+        // 3 s without an acknowledgement, up to 3 s asking the broker, then the stopped broker is killed.
+        Assert.True(took < TimeSpan.FromSeconds(15), $"took {took.TotalSeconds:0.0} s");
+        Assert.Contains($"kafkaperf: the embedded broker at {broker.Bootstrap} did not answer for 3 s (--stall-timeout) after run 3 failed (", run.Stderr, StringComparison.Ordinal);
+        using var json = ReadJson();
+        var runs = json.RootElement.GetProperty("runs").EnumerateArray().ToList();
+        Assert.Equal(3, runs.Count);
+        Assert.Matches(@"^stalled while (sending|flushing): \d+ of 300000 records acknowledged, nothing new for 3 s \(--stall-timeout\)$", runs[2].GetProperty("error").GetString());
+        await AssertGoneAsync(broker);
+    }
+
+    [Fact]
+    public async Task BootstrapClusterDies_RunFailsAfterTheStallTimeoutAndThePlanStopsWithOneLine()
+    {
+        using var cluster = CliProcess.Start(null, "broker", "--broker-heap", "512");
+        var bootstrap = await cluster.FirstLine.WaitAsync(TimeSpan.FromMinutes(2), TestContext.Current.CancellationToken);
+        var jvm = JvmOf(cluster.Process.Id);
+        using var run = StartRun("confluent", "produce", "--bootstrap", bootstrap, "--stall-timeout", "3s", "--messages", "300000");
+        await WaitForAsync(run, "[   2/3]", TimeSpan.FromMinutes(3));
+        await Task.Delay(100, TestContext.Current.CancellationToken);
+
+        var killed = Stopwatch.StartNew();
+        Assert.Equal(0, Signal(jvm, "KILL"));
+        var exit = await ExitAsync(run, TimeSpan.FromSeconds(40));
+        var took = killed.Elapsed;
+
+        Assert.True(exit == 3, $"exit {exit}: {run.Stderr}");
+        Assert.True(took < TimeSpan.FromSeconds(15), $"took {took.TotalSeconds:0.0} s");
+        var line = Lines(run.Stderr).Last();
+        Assert.StartsWith($"kafkaperf: the Kafka cluster at {bootstrap} did not answer for 3 s (--stall-timeout) after run 3 failed (", line, StringComparison.Ordinal);
+        Assert.EndsWith("The plan stopped; 3 runs were saved (2 finished, 1 failed).", line, StringComparison.Ordinal);
+        Assert.Contains("warning: 1 topic(s) could not be deleted while the Kafka cluster did not answer: kafkaperf__confluent__300000__1000__3. Delete them when it is back.", run.Stderr, StringComparison.Ordinal);
+        using var json = ReadJson();
+        Assert.Equal(3, json.RootElement.GetProperty("runs").GetArrayLength());
+    }
+
+    [Fact]
+    public async Task BootstrapClusterPausesAndComesBack_PlanGoesOnWithTheFailedRunListed()
+    {
+        using var cluster = CliProcess.Start(null, "broker", "--broker-heap", "512");
+        var bootstrap = await cluster.FirstLine.WaitAsync(TimeSpan.FromMinutes(2), TestContext.Current.CancellationToken);
+        var jvm = JvmOf(cluster.Process.Id);
+        using var run = StartRun("confluent", "produce", "--bootstrap", bootstrap, "--stall-timeout", "3s", "--messages", "300000", "--repeat", "3");
+        await WaitForAsync(run, "[   2/4]", TimeSpan.FromMinutes(3));
+        await Task.Delay(100, TestContext.Current.CancellationToken);
+
+        Assert.Equal(0, Signal(jvm, "STOP"));
+        try
+        {
+            // The run fails after 3 s without progress; the cluster is back 2 s into the 3 s the plan waits for it.
+            await Task.Delay(TimeSpan.FromSeconds(5), TestContext.Current.CancellationToken);
+        }
+        finally
+        {
+            Signal(jvm, "CONT");
+        }
+        var exit = await ExitAsync(run, TimeSpan.FromMinutes(2));
+
+        Assert.True(exit == 1, $"exit {exit}: {run.Stderr}");
+        Assert.Contains($"warning: The Kafka cluster at {bootstrap} answers again after ", run.Stderr, StringComparison.Ordinal);
+        Assert.Contains("the plan goes on (run 3 is listed as failed).", run.Stderr, StringComparison.Ordinal);
+        using var json = ReadJson();
+        var runs = json.RootElement.GetProperty("runs").EnumerateArray().ToList();
+        Assert.Equal(4, runs.Count);
+        Assert.Equal([true, true, false, true], runs.Select(r => r.GetProperty("succeeded").GetBoolean()));
+        Assert.False(json.RootElement.TryGetProperty("abortReason", out _));
+        Assert.DoesNotContain("could not be deleted", run.Stderr, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("INT", 130)]
+    [InlineData("TERM", 143)]
+    public async Task SignalDuringAHungFlush_EndsWithin5sWithTheRunsDoneSavedAndTheRunCutShortMarked(string signal, int expectedExit)
+    {
+        // The java client's send and flush hang on a stopped broker; the stall timeout is far away.
+        using var run = StartRun("java", "produce", "--stall-timeout", "60s", "--messages", "300000", "--signals");
+        await WaitForAsync(run, "[   2/3]", TimeSpan.FromMinutes(3));
+        var broker = BrokerOf(run);
+        await Task.Delay(300, TestContext.Current.CancellationToken);
+        Assert.Equal(0, Signal(broker.Pid, "STOP"));
+        try
+        {
+            await Task.Delay(1500, TestContext.Current.CancellationToken);
+
+            var signalled = Stopwatch.StartNew();
+            Assert.Equal(0, Signal(run.Process.Id, signal));
+            var exit = await ExitAsync(run, TimeSpan.FromSeconds(30));
+            var took = signalled.Elapsed;
+
+            Assert.True(exit == expectedExit, $"exit {exit}: {run.Stderr}");
+            Assert.True(took < TimeSpan.FromSeconds(5), $"took {took.TotalSeconds:0.0} s");
+        }
+        finally
+        {
+            Signal(broker.Pid, "CONT");
+        }
+        using var json = ReadJson();
+        var root = json.RootElement;
+        Assert.True(root.GetProperty("cancelled").GetBoolean());
+        var runs = root.GetProperty("runs").EnumerateArray().ToList();
+        Assert.Equal(3, runs.Count);
+        Assert.Equal("cancelled before this run finished (Ctrl+C or SIGTERM): not measured", runs[2].GetProperty("error").GetString());
+        Assert.Equal(4, File.ReadAllLines(Single("*.csv")).Length);
+        await AssertGoneAsync(broker);
+    }
+
+    [Fact]
+    public async Task SecondCtrlC_EndsAtOnceWithTheCheckpointMarkingTheRunCutShort()
+    {
+        using var run = StartRun("java", "produce", "--stall-timeout", "60s", "--messages", "300000", "--signals");
+        await WaitForAsync(run, "[   2/3]", TimeSpan.FromMinutes(3));
+        var broker = BrokerOf(run);
+        await Task.Delay(300, TestContext.Current.CancellationToken);
+        Assert.Equal(0, Signal(broker.Pid, "STOP"));
+        try
+        {
+            await Task.Delay(1000, TestContext.Current.CancellationToken);
+            Assert.Equal(0, Signal(run.Process.Id, "INT"));
+            await Task.Delay(200, TestContext.Current.CancellationToken);
+
+            var second = Stopwatch.StartNew();
+            Assert.Equal(0, Signal(run.Process.Id, "INT"));
+            var exit = await ExitAsync(run, TimeSpan.FromSeconds(30));
+
+            // Unless the first already ended it (then the files are the final ones, checked the same way).
+            Assert.True(exit == 130, $"exit {exit}: {run.Stderr}");
+            Assert.True(second.Elapsed < TimeSpan.FromSeconds(2.5), $"took {second.Elapsed.TotalSeconds:0.0} s after the second Ctrl+C");
+        }
+        finally
+        {
+            Signal(broker.Pid, "CONT");
+        }
+        using var json = ReadJson();
+        var runs = json.RootElement.GetProperty("runs").EnumerateArray().ToList();
+        Assert.True(json.RootElement.GetProperty("cancelled").GetBoolean());
+        Assert.False(json.RootElement.GetProperty("inProgress").GetBoolean());
+        Assert.Equal(3, runs.Count);
+        Assert.Equal("cancelled before this run finished (Ctrl+C or SIGTERM): not measured", runs[2].GetProperty("error").GetString());
+        await AssertGoneAsync(broker);
+    }
+
+    [Fact]
+    public async Task ToolKilledMidPlan_CheckpointFilesHoldEveryFinishedRun()
+    {
+        using var run = StartRun("confluent", "produce", "--repeat", "6", "--sizes", "100", "--messages", "100000");
+        await WaitForAsync(run, "[   3/7]", TimeSpan.FromMinutes(3));
+        var broker = BrokerOf(run);
+
+        Assert.Equal(0, Signal(run.Process.Id, "KILL"));
+        await ExitAsync(run, TimeSpan.FromSeconds(10));
+
+        using var json = ReadJson();
+        var root = json.RootElement;
+        Assert.True(root.GetProperty("inProgress").GetBoolean());
+        var runs = root.GetProperty("runs").EnumerateArray().ToList();
+        Assert.InRange(runs.Count, 3, 7);
+        Assert.All(runs, r => Assert.True(r.GetProperty("succeeded").GetBoolean()));
+        Assert.Equal(runs.Select(r => r.GetProperty("sequence").GetInt32()), Enumerable.Range(1, runs.Count));
+        Assert.Equal(runs.Count + 1, File.ReadAllLines(Single("*.csv")).Length);
+        Assert.Empty(_output.GetFiles("*.md"));
+        Assert.Empty(_output.GetFiles(".*.tmp"));
+        // The broker notices its owner is gone, deletes its data and halts.
+        await AssertGoneAsync(broker);
+    }
+
+    [Fact]
+    public async Task OutputFolderRemovedMidPlan_OneLineAndEveryRunInTheTemporaryFolder()
+    {
+        var temp = Directory.CreateTempSubdirectory("kafkaperf-fault-tmp-");
+        try
+        {
+            var env = new Dictionary<string, string?> { ["TMPDIR"] = temp.FullName };
+            var output = Path.Combine(_output.FullName, "results");
+            using var run = CliProcess.Start(env, "run", "--clients", "confluent", "--scenarios", "produce", "--sizes", "100", "--messages", "50000",
+                "--repeat", "4", "--broker-heap", "512", "--output", output);
+            await WaitForAsync(run, "[   2/5]", TimeSpan.FromMinutes(3));
+
+            Directory.Delete(output, recursive: true);
+            var exit = await ExitAsync(run, TimeSpan.FromMinutes(2));
+
+            Assert.True(exit == 0, $"exit {exit}: {run.Stderr}");
+            var fallback = Path.Combine(temp.FullName, "kafkaperf-results");
+            var moved = Lines(run.Stderr).Where(l => l.Contains("can no longer be written", StringComparison.Ordinal)).ToList();
+            var line = Assert.Single(moved);
+            Assert.StartsWith($"kafkaperf: the results can no longer be written to '{output}' (", line, StringComparison.Ordinal);
+            Assert.Contains($"they are saved in '{fallback}' as kafkaperf-", line, StringComparison.Ordinal);
+            Assert.False(Directory.Exists(output));
+            var json = Assert.Single(Directory.GetFiles(fallback, "*.json"));
+            using var document = JsonDocument.Parse(File.ReadAllText(json));
+            Assert.Equal(5, document.RootElement.GetProperty("runs").GetArrayLength());
+            Assert.False(document.RootElement.GetProperty("inProgress").GetBoolean());
+            Assert.Single(Directory.GetFiles(fallback, "*.md"));
+            Assert.Equal(6, File.ReadAllLines(Assert.Single(Directory.GetFiles(fallback, "*.csv"))).Length);
+        }
+        finally
+        {
+            temp.Delete(recursive: true);
+        }
+    }
+
+    private CliProcess StartRun(string client, string scenario, params string[] extra)
+    {
+        bool signals = extra.Contains("--signals");
+        var options = new Dictionary<string, string>
+        {
+            ["--clients"] = client, ["--scenarios"] = scenario, ["--sizes"] = "1000", ["--messages"] = "200000", ["--repeat"] = "2",
+            ["--broker-heap"] = "512", ["--output"] = _output.FullName,
+        };
+        var rest = extra.Where(e => e != "--signals").ToList();
+        for (int i = 0; i + 1 < rest.Count; i += 2) options[rest[i]] = rest[i + 1];
+        if (options.ContainsKey("--bootstrap")) options.Remove("--broker-heap");
+        var args = new List<string>();
+        if (signals) args.Add("default-signals");
+        args.Add("run");
+        foreach (var (key, value) in options) args.AddRange([key, value]);
+        return CliProcess.Start(null, [.. args]);
+    }
+
+    private static async Task WaitForAsync(CliProcess cli, string text, TimeSpan timeout)
+    {
+        var watch = Stopwatch.StartNew();
+        while (!cli.Stderr.Contains(text, StringComparison.Ordinal))
+        {
+            Assert.False(cli.Process.HasExited, $"the tool ended before '{text}': {cli.Stderr}");
+            Assert.True(watch.Elapsed < timeout, $"no '{text}' after {timeout}: {cli.Stderr}");
+            await Task.Delay(20, TestContext.Current.CancellationToken);
+        }
+    }
+
+    private static async Task<int> ExitAsync(CliProcess cli, TimeSpan timeout)
+    {
+        using var wait = CancellationTokenSource.CreateLinkedTokenSource(TestContext.Current.CancellationToken);
+        wait.CancelAfter(timeout);
+        await cli.Process.WaitForExitAsync(wait.Token);
+        cli.Process.WaitForExit();
+        return cli.Process.ExitCode;
+    }
+
+    /// <summary>The embedded broker JVM of a tool process: its data folder is named after the tool's pid.</summary>
+    private static (int Pid, string DataDirectory, string Bootstrap) BrokerOf(CliProcess cli)
+    {
+        foreach (var pid in Pids())
+        {
+            var args = CommandLine(pid);
+            int main = Array.IndexOf(args, "kafkaperf.broker.EmbeddedBrokerMain");
+            if (main < 0 || main + 4 >= args.Length) continue;
+            var data = args[main + 3];
+            if (Path.GetFileName(data).StartsWith($"{cli.Process.Id}-", StringComparison.Ordinal)) return (pid, data, args[main + 4]);
+        }
+        throw new InvalidOperationException($"no broker JVM of process {cli.Process.Id}: {cli.Stderr}");
+    }
+
+    private static int JvmOf(int owner)
+    {
+        var deadline = Stopwatch.StartNew();
+        while (deadline.Elapsed < TimeSpan.FromSeconds(30))
+        {
+            foreach (var pid in Pids())
+            {
+                var args = CommandLine(pid);
+                int main = Array.IndexOf(args, "kafkaperf.broker.EmbeddedBrokerMain");
+                if (main >= 0 && main + 3 < args.Length && Path.GetFileName(args[main + 3]).StartsWith($"{owner}-", StringComparison.Ordinal)) return pid;
+            }
+            Thread.Sleep(100);
+        }
+        throw new InvalidOperationException($"no broker JVM of process {owner}");
+    }
+
+    private static async Task AssertGoneAsync((int Pid, string DataDirectory, string Bootstrap) broker)
+    {
+        var watch = Stopwatch.StartNew();
+        while ((IsRunning(broker.Pid) || Directory.Exists(broker.DataDirectory)) && watch.Elapsed < TimeSpan.FromSeconds(20)) await Task.Delay(100);
+        Assert.False(IsRunning(broker.Pid), $"broker JVM {broker.Pid} outlived the tool");
+        Assert.False(Directory.Exists(broker.DataDirectory), $"broker data {broker.DataDirectory} left behind");
+    }
+
+    private JsonDocument ReadJson() => JsonDocument.Parse(File.ReadAllText(Single("*.json")));
+
+    private string Single(string pattern) => Assert.Single(_output.GetFiles(pattern)).FullName;
+
+    private static IEnumerable<int> Pids() =>
+        Directory.EnumerateDirectories("/proc").Select(Path.GetFileName).Where(n => n!.All(char.IsAsciiDigit)).Select(n => int.Parse(n!, CultureInfo.InvariantCulture));
+
+    private static string[] CommandLine(int pid)
+    {
+        try
+        {
+            return File.ReadAllText($"/proc/{pid}/cmdline").Split('\0', StringSplitOptions.RemoveEmptyEntries);
+        }
+        catch (IOException)
+        {
+            return [];
+        }
+        catch (UnauthorizedAccessException)
+        {
+            return [];
+        }
+    }
+
+    private static bool IsRunning(int pid)
+    {
+        try
+        {
+            return !File.ReadAllText($"/proc/{pid}/stat").Contains(") Z ", StringComparison.Ordinal);
+        }
+        catch (IOException)
+        {
+            return false;
+        }
+    }
+
+    private static int Signal(int pid, string signal)
+    {
+        using var kill = Process.Start("kill", ["-s", signal, "--", pid.ToString(CultureInfo.InvariantCulture)]);
+        kill.WaitForExit();
+        return kill.ExitCode;
+    }
+
+    private static string[] Lines(string text) => text.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+}
