@@ -66,15 +66,15 @@ public sealed class KafkaBenchmarkBuilder
         _source = source;
         foreach (var factory in new IBenchClientFactory[]
         {
-            new ConfluentClientFactory(), new JavaClientFactory(false), new JavaClientFactory(true), new InMemoryClientFactory(new InMemoryClientOptions()),
+            new JavaClientFactory(false), new JavaClientFactory(true), new JavaClientFactory(JavaStyle.Records), new InMemoryClientFactory(new InMemoryClientOptions()),
             new KcatReferenceFactory(), new KafkaToolsReferenceFactory(),
-        })
+        }.Concat(ConfluentClientFactory.AllStyles()))
         {
             _factories[factory.Name] = factory;
         }
     }
 
-    /// <summary>The clients to compare, by name (<c>confluent</c>, <c>java</c>, <c>java-batched</c>, <c>inmemory</c>, or one added with <see cref="Client"/>); the first is the baseline.</summary>
+    /// <summary>The clients to compare, by name (<c>confluent</c> and its variants <c>confluent-sync</c>, <c>confluent-async</c>, <c>confluent-records</c>, <c>java</c>, <c>java-batched</c>, <c>java-records</c>, <c>inmemory</c>, or one added with <see cref="Client"/>); the first is the baseline.</summary>
     public KafkaBenchmarkBuilder Clients(params string[] names)
     {
         _plan.Clients(names);

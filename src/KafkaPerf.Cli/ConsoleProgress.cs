@@ -10,15 +10,17 @@ internal sealed class ConsoleProgress(TextWriter writer) : IBenchmarkProgress
 {
     private bool _showVariant;
     private long _started;
+    private int _clientWidth = 12;
 
     public void OnPlanStarted(BenchmarkPlan plan)
     {
         _showVariant = plan.SettingsVariants.Count > 1;
+        _clientWidth = Math.Max(12, plan.Clients.Max(c => c.Length));
         _started = System.Diagnostics.Stopwatch.GetTimestamp();
         var references = plan.References.Count == 0 ? string.Empty
             : $"; references {string.Join(", ", plan.References)} in produce and consume cells, without warm-up";
         writer.WriteLine($"kafkaperf: {Count(plan.TotalRuns, "run")} ({Count(plan.Clients.Count - plan.References.Count, "client")} × {Count(plan.Cells().Count(), "cell")} × "
-            + $"{Count(plan.Repeat, "repetition")}{(plan.Warmup ? " + 1 warm-up" : string.Empty)}{references})");
+            + $"{Count(plan.Repeat, "repetition")}{(WarmupRuns(plan) ? " + 1 warm-up" : string.Empty)}{references})");
     }
 
     public void OnRunStarting(RunDescriptor run)
@@ -32,7 +34,7 @@ internal sealed class ConsoleProgress(TextWriter writer) : IBenchmarkProgress
             ? string.Create(CultureInfo.InvariantCulture, $"{record.MessagesPerSecond,14:N0} msg/s  {record.ElapsedSeconds,9:0.0000} s")
             : $"FAILED: {record.Error}";
         var line = string.Create(CultureInfo.InvariantCulture,
-            $"[{run.Sequence,4}/{run.TotalRuns}] {cell.Scenario.ToString().ToLowerInvariant(),-9} {cell.MessageCount,9:N0} × {cell.PayloadBytes,6} B  {run.Client,-12} {(run.IsWarmup ? "warm-up" : $"run {run.Repetition}"),-7} {outcome}");
+            $"[{run.Sequence,4}/{run.TotalRuns}] {cell.Scenario.ToString().ToLowerInvariant(),-9} {cell.MessageCount,9:N0} × {cell.PayloadBytes,6} B  {run.Client.PadRight(_clientWidth)} {(run.IsWarmup ? "warm-up" : $"run {run.Repetition}"),-7} {outcome}");
         if (_showVariant) line += $"  [{cell.Variant}]";
         writer.WriteLine(run.Sequence < run.TotalRuns ? $"{line}  {TimeLeft(run)}" : line);
     }
@@ -50,4 +52,8 @@ internal sealed class ConsoleProgress(TextWriter writer) : IBenchmarkProgress
     private static string Count(int n, string noun) => n.ToString("N0", CultureInfo.InvariantCulture) + " " + (n == 1 ? noun : noun + "s");
 
     public void OnWarning(string message) => writer.WriteLine($"warning: {message}");
+
+    /// <summary>Whether any client runs a warm-up run (bursts do; a rate warms up inside each run instead).</summary>
+    private static bool WarmupRuns(BenchmarkPlan plan) =>
+        plan.Cells().Any(cell => plan.ClientsFor(cell).Any(client => plan.HasWarmupRun(cell, client)));
 }

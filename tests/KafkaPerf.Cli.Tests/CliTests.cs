@@ -67,6 +67,21 @@ public class CliTests
         Assert.False(Directory.Exists(output));
     }
 
+    [Theory]
+    [InlineData("0")]
+    [InlineData("ten")]
+    public async Task Run_AsyncWindowNotAPositiveInteger_OneLineExit2NothingWritten(string window)
+    {
+        var output = Path.Combine(Path.GetTempPath(), "kafkaperf-cli-" + Guid.NewGuid().ToString("N"));
+
+        var (exit, _, err) = await RunAsync("run", "--clients", "confluent,confluent-async", "-X", "confluent-async:window=" + window, "--output", output);
+
+        Assert.Equal(2, exit);
+        var line = Assert.Single(err.TrimEnd().Split('\n'));
+        Assert.Contains($"-X confluent-async:window={window} is not a window: give the number of ProduceAsync calls in flight, a positive integer", line, StringComparison.Ordinal);
+        Assert.False(Directory.Exists(output));
+    }
+
     [Fact]
     public async Task Clients_ShowsLibraryCapabilitiesAndReadiness()
     {
@@ -79,7 +94,7 @@ public class CliTests
         Assert.Contains("library: kcat 1.7.1, librdkafka 2.16.0", stdout, StringComparison.Ordinal);
         Assert.Contains("library: Apache Kafka tools 4.3.1", stdout, StringComparison.Ordinal);
         Assert.True(stdout.IndexOf("Reference tools", StringComparison.Ordinal) > stdout.IndexOf("java-batched", StringComparison.Ordinal));
-        Assert.Equal(6, stdout.Split('\n').Count(l => l.Trim() == "ready"));
+        Assert.Equal(10, stdout.Split('\n').Count(l => l.Trim() == "ready"));
     }
 
     [Fact]
@@ -365,7 +380,10 @@ public class CliTests
 
         Assert.Equal(0, exit);
         Assert.Contains("inmemory", stdout, StringComparison.Ordinal);
-        Assert.Contains("confluent    needs a broker  Confluent.Kafka 2.16.0", stdout, StringComparison.Ordinal);
+        Assert.Contains("confluent         needs a broker  Confluent.Kafka 2.16.0", stdout, StringComparison.Ordinal);
         Assert.DoesNotContain("cannot run here", stdout, StringComparison.Ordinal);
+        // The API-style variants, one line each on what they do, the names padded to the longest.
+        foreach (var variant in new[] { "confluent-sync    ", "confluent-async   ", "confluent-records ", "java-records      " })
+            Assert.Contains(variant + "needs a broker  ", stdout, StringComparison.Ordinal);
     }
 }

@@ -40,8 +40,8 @@ public class ToolPackageTests
                 "--sizes", "10", "--repeat", "1", "--broker-heap", "256", "--quiet", "--output", output);
 
             Assert.True(clients.Exit == 0, clients.Output);
-            // Four clients and two reference tools.
-            Assert.Equal(6, clients.Output.Split('\n').Count(l => l.Trim() == "ready"));
+            // Eight clients (four of them API-style variants) and two reference tools.
+            Assert.Equal(10, clients.Output.Split('\n').Count(l => l.Trim() == "ready"));
             Assert.True(run.Exit == 0, run.Output);
             // Everything came from the installed package: jars, the Java helper and librdkafka.
             Assert.Contains(Path.Combine(tools, ".store"), run.Output, StringComparison.Ordinal);

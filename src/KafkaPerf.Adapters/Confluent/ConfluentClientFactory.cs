@@ -3,20 +3,42 @@ using KafkaPerf.Clients;
 
 namespace KafkaPerf.Adapters.Confluent;
 
-/// <summary>Creates the <c>confluent</c> client (Confluent.Kafka over librdkafka).</summary>
+/// <summary>Creates the <c>confluent</c> client (Confluent.Kafka over librdkafka), or one of its API-style variants.</summary>
 /// <param name="options">Timeouts; defaults when omitted.</param>
-public sealed class ConfluentClientFactory(ConfluentClientOptions? options = null) : IBenchClientFactory
+/// <param name="style">How the variant calls Confluent.Kafka; <see cref="ConfluentStyle.Fastest"/> is <c>confluent</c>.</param>
+public sealed class ConfluentClientFactory(ConfluentClientOptions? options = null, ConfluentStyle style = ConfluentStyle.Fastest) : IBenchClientFactory
 {
-    /// <summary>The registration name.</summary>
+    /// <summary>The registration name of the fastest style.</summary>
     public const string ClientName = "confluent";
 
     private readonly ConfluentClientOptions _options = options ?? new ConfluentClientOptions();
 
-    /// <inheritdoc />
-    public string Name => ClientName;
+    /// <summary>Every Confluent.Kafka variant, <c>confluent</c> first.</summary>
+    /// <param name="options">Timeouts; defaults when omitted.</param>
+    /// <returns>One factory per style.</returns>
+    public static IReadOnlyList<ConfluentClientFactory> AllStyles(ConfluentClientOptions? options = null) =>
+        [.. Enum.GetValues<ConfluentStyle>().Select(s => new ConfluentClientFactory(options, s))];
+
+    /// <summary>The variant's style.</summary>
+    public ConfluentStyle Style => style;
 
     /// <inheritdoc />
-    public string Description => $"Confluent.Kafka {ConfluentNativeLibrary.ManagedVersion} over librdkafka (P/Invoke)";
+    public string Name => style switch
+    {
+        ConfluentStyle.Awaited => "confluent-sync",
+        ConfluentStyle.AsyncWindow => "confluent-async",
+        ConfluentStyle.RecordConsume => "confluent-records",
+        _ => ClientName,
+    };
+
+    /// <inheritdoc />
+    public string Description => style switch
+    {
+        ConfluentStyle.Awaited => "confluent, but each send is `await ProduceAsync` with one record in flight (the synchronous style); consumes as confluent",
+        ConfluentStyle.AsyncWindow => $"confluent, but sends with ProduceAsync, up to -X confluent-async:window=N tasks in flight (default {ConfluentAsyncProducer.DefaultWindow}), each awaited as it completes; consumes as confluent",
+        ConfluentStyle.RecordConsume => "confluent, but consumes with the usual Consume(timeout) loop, a ConsumeResult and a byte[] value per record; produces as confluent",
+        _ => $"Confluent.Kafka {ConfluentNativeLibrary.ManagedVersion} over librdkafka (P/Invoke): delivery-handler Produce, values read in place",
+    };
 
     /// <inheritdoc />
     public bool RequiresBroker => true;
@@ -57,14 +79,30 @@ public sealed class ConfluentClientFactory(ConfluentClientOptions? options = nul
         ArgumentNullException.ThrowIfNull(settings);
         var binding = ConfluentNativeLibrary.EnsureLoaded();
         const string Placeholder = "127.0.0.1:9092";
-        return LibrdkafkaConfigDump.Check(binding, ConfluentSettings.Producer(Placeholder, settings))
-            ?? LibrdkafkaConfigDump.Check(binding, ConfluentSettings.Consumer(Placeholder, "check", settings));
+        bool styled = style != ConfluentStyle.Fastest;
+        if (style == ConfluentStyle.AsyncWindow)
+        {
+            try
+            {
+                ConfluentAsyncProducer.Window(settings, Name, ConfluentAsyncProducer.DefaultWindow);
+            }
+            catch (ArgumentException ex)
+            {
+                return ex.Message;
+            }
+        }
+        else if (styled && settings.Overrides.ContainsKey(ConfluentAsyncProducer.WindowKey))
+        {
+            return $"-X {Name}:{ConfluentAsyncProducer.WindowKey}= is not a setting of {Name}: only confluent-async has a window of sends in flight.";
+        }
+        return LibrdkafkaConfigDump.Check(binding, ConfluentSettings.Producer(Placeholder, settings, styled))
+            ?? LibrdkafkaConfigDump.Check(binding, ConfluentSettings.Consumer(Placeholder, "check", settings, styled));
     }
 
     /// <inheritdoc />
     /// <exception cref="PrerequisiteException">librdkafka is missing, or no broker answered within the connect timeout.</exception>
     public IBenchClient Create(ClientConnection connection) =>
-        new ConfluentClient(connection, ConfluentNativeLibrary.EnsureLoaded(), _options);
+        new ConfluentClient(connection, ConfluentNativeLibrary.EnsureLoaded(), _options, style, Name);
 
     /// <summary>Checks that a Kafka broker answers a metadata request, within a bounded time.</summary>
     /// <param name="bootstrap">Bootstrap servers, <c>host:port,…</c>.</param>

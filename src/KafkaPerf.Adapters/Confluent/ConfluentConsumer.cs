@@ -10,103 +10,27 @@ namespace KafkaPerf.Adapters.Confluent;
 /// inside Confluent.Kafka's deserializers - the value as a span over librdkafka's buffer, never copied to an array.
 /// </summary>
 /// <remarks>Confluent.Kafka has no prefetch thread of the adapter's own; librdkafka always fetches ahead in the background.</remarks>
-internal sealed class ConfluentConsumer : IBenchConsumer
+internal sealed class ConfluentConsumer : ConfluentPollingConsumer<Null>
 {
-    private static readonly TimeSpan PollTimeout = TimeSpan.FromMilliseconds(100);
-
-    private readonly IConsumer<long, Null> _consumer;
-    private readonly string _topic;
-    private readonly RecordForwarder _forwarder = new();
-    private readonly CancellationToken _cancellation;
-    private Thread? _thread;
-    private volatile bool _stop;
+    private readonly RecordForwarder _forwarder;
 
     public ConfluentConsumer(ConsumerSpec spec, string bootstrap, LibrdkafkaBinding binding)
+        : this(spec, bootstrap, binding, new RecordForwarder())
     {
-        var settings = ConfluentSettings.Consumer(bootstrap, spec.GroupId, spec.Settings);
-        _topic = spec.Topic;
-        _cancellation = spec.Cancellation;
-        _consumer = new ConsumerBuilder<long, Null>(settings)
-            .SetKeyDeserializer(_forwarder)
-            .SetValueDeserializer(_forwarder)
-            .SetPartitionsAssignedHandler((_, _) => _forwarder.Sink?.OnAssigned())
-            .SetErrorHandler((_, error) =>
-            {
-                if (error.IsFatal) _forwarder.Sink?.OnError(error.Reason);
-            })
-            .SetLogHandler(static (_, _) => { })
-            .Build();
-        try
-        {
-            EffectiveConfig = LibrdkafkaConfigDump.Effective(binding, settings, _consumer.Handle);
-        }
-        catch
-        {
-            _consumer.Dispose();
-            throw;
-        }
     }
 
-    public IReadOnlyDictionary<string, string> EffectiveConfig { get; }
-
-    public bool PrefetchEnabled => false;
-
-    public void StartPolling(IRecordSink sink)
+    private ConfluentConsumer(ConsumerSpec spec, string bootstrap, LibrdkafkaBinding binding, RecordForwarder forwarder)
+        : base(spec, binding, ConfluentSettings.Consumer(bootstrap, spec.GroupId, spec.Settings),
+            builder => builder.SetKeyDeserializer(forwarder).SetValueDeserializer(forwarder), "kafkaperf-confluent-poll")
     {
-        ArgumentNullException.ThrowIfNull(sink);
-        if (_thread is not null) throw new InvalidOperationException("The consumer is already polling.");
-        _forwarder.Sink = sink;
-        _consumer.Subscribe(_topic);
-        _thread = new Thread(Poll) { IsBackground = true, Name = "kafkaperf-confluent-poll" };
-        _thread.Start();
+        _forwarder = forwarder;
     }
 
-    public void StopPolling()
+    /// <summary>Records reach the sink from inside the deserializers; the result itself is not looked at.</summary>
+    protected override void Consume(IConsumer<long, Null> consumer, IRecordSink sink)
     {
-        _stop = true;
-        _thread?.Join();
-    }
-
-    public void Dispose()
-    {
-        StopPolling();
-        // After a stall or a cancellation the broker may be gone: closing would wait for it. Disposing alone releases the
-        // handle without leaving the group (the group is the run's own and goes with its topic).
-        if (!_cancellation.IsCancellationRequested)
-        {
-            try
-            {
-                // Leaves the group at once, so the broker does not wait for a session timeout.
-                _consumer.Close();
-            }
-            catch (KafkaException)
-            {
-                // The broker may be gone already; the handle is released below either way.
-            }
-        }
-        _consumer.Dispose();
-    }
-
-    private void Poll()
-    {
-        var sink = _forwarder.Sink!;
-        while (!_stop)
-        {
-            try
-            {
-                _consumer.Consume(PollTimeout);
-            }
-            catch (ConsumeException ex)
-            {
-                sink.OnError(ex.InnerException is { } inner ? $"{ex.Error.Reason}: {inner.Message}" : ex.Error.Reason);
-                return;
-            }
-            catch (KafkaException ex) when (ex.Error.IsFatal)
-            {
-                sink.OnError(ex.Error.Reason);
-                return;
-            }
-        }
+        _forwarder.Sink ??= sink;
+        consumer.Consume(PollTimeout);
     }
 
     /// <summary>Deserializes the key (big-endian, as Kafka's <c>LongSerializer</c>), then hands key and value to the

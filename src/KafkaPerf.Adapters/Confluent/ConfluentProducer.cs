@@ -40,16 +40,7 @@ internal sealed class ConfluentProducer : IBenchProducer
             .SetValueSerializer(Serializers.ByteArray)
             .SetLogHandler(static (_, _) => { })
             .Build();
-        try
-        {
-            EffectiveConfig = LibrdkafkaConfigDump.Effective(binding, settings, _producer.Handle);
-            ConfluentClient.PrepareProducerHandle(_producer.Handle, spec.Topic, metadataTimeout);
-        }
-        catch
-        {
-            _producer.Dispose();
-            throw;
-        }
+        EffectiveConfig = ConfluentClient.PrepareProducer(_producer, binding, settings, spec.Topic, metadataTimeout);
     }
 
     public IReadOnlyDictionary<string, string> EffectiveConfig { get; }

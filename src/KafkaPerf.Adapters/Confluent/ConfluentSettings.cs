@@ -9,7 +9,11 @@ namespace KafkaPerf.Adapters.Confluent;
 internal static class ConfluentSettings
 {
     /// <summary>Producer settings, in the order they apply.</summary>
-    public static List<KeyValuePair<string, string>> Producer(string bootstrap, ClientSettings settings)
+    /// <param name="bootstrap">Bootstrap servers.</param>
+    /// <param name="settings">The variant's settings.</param>
+    /// <param name="styleDefaults">For the API-style variants: Confluent.Kafka's own defaults for what a delivery report
+    /// carries, as application code has them, and the variant's <c>window</c> key taken out (it is not librdkafka's).</param>
+    public static List<KeyValuePair<string, string>> Producer(string bootstrap, ClientSettings settings, bool styleDefaults = false)
     {
         var config = Common(bootstrap, settings);
         if (settings.Acks is { } acks) config.Set("acks", acks.ToKafkaValue());
@@ -18,14 +22,21 @@ internal static class ConfluentSettings
         if (settings.MaxInFlight is { } inFlight) config.Set("max.in.flight.requests.per.connection", inFlight);
         if (settings.Compression is { } codec) config.Set("compression.type", codec.ToKafkaValue());
         // The adapter needs only the key back in a delivery report: no timestamp, headers, value or status marshalling.
-        config.Set("dotnet.producer.delivery.report.fields", "key");
+        if (!styleDefaults) config.Set("dotnet.producer.delivery.report.fields", "key");
         // Topics are the runner's: a producer's metadata request must never re-create one that was just deleted.
         config.Set("allow.auto.create.topics", "false");
-        return config.WithOverrides(settings);
+        var all = config.WithOverrides(settings);
+        if (styleDefaults) all.RemoveAll(e => e.Key == ConfluentAsyncProducer.WindowKey);
+        return all;
     }
 
     /// <summary>Consumer settings, in the order they apply.</summary>
-    public static List<KeyValuePair<string, string>> Consumer(string bootstrap, string groupId, ClientSettings settings)
+    /// <param name="bootstrap">Bootstrap servers.</param>
+    /// <param name="groupId">The consumer group.</param>
+    /// <param name="settings">The variant's settings.</param>
+    /// <param name="styleDefaults">For the API-style variants: Confluent.Kafka's own defaults for what a consume result
+    /// carries (topic, timestamp, headers), as application code has them.</param>
+    public static List<KeyValuePair<string, string>> Consumer(string bootstrap, string groupId, ClientSettings settings, bool styleDefaults = false)
     {
         var config = Common(bootstrap, settings);
         if (settings.FetchMinBytes is { } fetchMin) config.Set("fetch.min.bytes", fetchMin);
@@ -33,8 +44,12 @@ internal static class ConfluentSettings
         config.Set("auto.offset.reset", "earliest");
         config.Set("allow.auto.create.topics", "false");
         // Key and value are all the scenario reads: topic name, timestamp and headers are not marshalled.
-        config.Set("dotnet.consumer.consume.result.fields", "none");
-        return config.WithOverrides(settings);
+        if (!styleDefaults) config.Set("dotnet.consumer.consume.result.fields", "none");
+        var all = config.WithOverrides(settings);
+        // confluent-async's window is a producer setting of its own, not librdkafka's: its consumer (confluent's) must not
+        // pass it on. Every other variant rejects the key before anything starts (CheckSettings).
+        all.RemoveAll(e => e.Key == ConfluentAsyncProducer.WindowKey);
+        return all;
     }
 
     /// <summary>Admin client settings.</summary>

@@ -17,15 +17,15 @@ internal sealed class JavaClient : IBenchClient, IRuntimeProbe
     private readonly JavaRuntime _runtime;
     private readonly string _bootstrap;
     private readonly JavaClientOptions _options;
-    private readonly bool _batched;
+    private readonly JavaStyle _style;
     private readonly IntPtr _admin;
     private bool _disposed;
 
-    public JavaClient(JavaRuntime runtime, ClientConnection connection, JavaClientOptions options, bool batched)
+    public JavaClient(JavaRuntime runtime, ClientConnection connection, JavaClientOptions options, JavaStyle style)
     {
         _runtime = runtime;
         _options = options;
-        _batched = batched;
+        _style = style;
         _bootstrap = connection.BootstrapServers
             ?? throw new ArgumentException("The Java clients need bootstrap servers.", nameof(connection));
         // Admin requests (topics created and deleted) answer within the plan's stall timeout or fail.
@@ -58,14 +58,17 @@ internal sealed class JavaClient : IBenchClient, IRuntimeProbe
             ["libjvm"] = host.LibraryPath,
             ["jvm.options"] = string.Join(' ', host.Options.ToJvmArguments().Where(o => !o.StartsWith("-Djava.class.path=", StringComparison.Ordinal))),
             ["jars"] = $"{runtime.Jars.LibsDirectory} ({runtime.Jars.Origin})",
-            ["path"] = batched
-                ? $"records packed into native memory, one JNI call per batch of up to {options.BatchRecords} records or {options.BatchBytes} bytes; one callback per acknowledgement"
-                : "one JNI call per record (send(long, byte[]), the value copied into a new Java array); one callback per acknowledgement",
+            ["path"] = style switch
+            {
+                JavaStyle.Batched => $"records packed into native memory, one JNI call per batch of up to {options.BatchRecords} records or {options.BatchBytes} bytes; one callback per acknowledgement",
+                JavaStyle.Records => "bridge style: per record Long.valueOf, a new byte[], new ProducerRecord, a new callback object and KafkaProducer.send (4 JNI calls); consumed records iterated from .NET (hasNext, next, key, value, offset: 5 JNI calls per record); one callback per acknowledgement",
+                _ => "one JNI call per record (send(long, byte[]), the value copied into a new Java array); one callback per acknowledgement",
+            },
         };
         Warnings = [.. JvmHost.Messages.Select(m => $"The JVM said: {m.Trim()}")];
     }
 
-    public string Name => _batched ? JavaClientFactory.BatchedName : JavaClientFactory.PerRecordName;
+    public string Name => JavaClientFactory.NameOf(_style);
 
     public string LibraryVersion => $"Apache Kafka client {_runtime.ClientVersion} (Java {_runtime.Host.JavaVersion}, in-process)";
 
@@ -93,13 +96,13 @@ internal sealed class JavaClient : IBenchClient, IRuntimeProbe
     {
         ArgumentNullException.ThrowIfNull(spec);
         ArgumentNullException.ThrowIfNull(sink);
-        return new JavaProducer(_runtime, spec, sink, _bootstrap, _options, _batched);
+        return new JavaProducer(_runtime, spec, sink, _bootstrap, _options, _style);
     }
 
     public IBenchConsumer CreateConsumer(ConsumerSpec spec)
     {
         ArgumentNullException.ThrowIfNull(spec);
-        return new JavaConsumer(_runtime, spec, _bootstrap, _options.ConsumerBufferBytes);
+        return new JavaConsumer(_runtime, spec, _bootstrap, _options.ConsumerBufferBytes, records: _style == JavaStyle.Records);
     }
 
     public ValueTask CreateTopicAsync(TopicSpec topic, CancellationToken cancellationToken)

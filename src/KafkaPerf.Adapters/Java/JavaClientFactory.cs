@@ -4,10 +4,9 @@ using KafkaPerf.Clients;
 
 namespace KafkaPerf.Adapters.Java;
 
-/// <summary>Creates <c>java</c> (one JNI crossing per record) or <c>java-batched</c> (one per batch of records).</summary>
-/// <param name="batched">Whether this is <c>java-batched</c>.</param>
-/// <param name="options">JVM and batching options; defaults when omitted. Both clients share the first JVM created.</param>
-public sealed class JavaClientFactory(bool batched, JavaClientOptions? options = null) : IBenchClientFactory
+/// <summary>Creates <c>java</c> (one JNI crossing per record), <c>java-batched</c> (one per batch of records) or
+/// <c>java-records</c> (the bridge style: several crossings per record, records iterated from .NET).</summary>
+public sealed class JavaClientFactory : IBenchClientFactory
 {
     /// <summary>The per-record client's name.</summary>
     public const string PerRecordName = "java";
@@ -15,15 +14,52 @@ public sealed class JavaClientFactory(bool batched, JavaClientOptions? options =
     /// <summary>The batched client's name.</summary>
     public const string BatchedName = "java-batched";
 
-    private readonly JavaClientOptions _options = options ?? new JavaClientOptions();
+    /// <summary>The bridge-style client's name.</summary>
+    public const string RecordsName = "java-records";
+
+    private readonly JavaClientOptions _options;
+    private readonly JavaStyle _style;
+
+    /// <summary>Creates <c>java</c> or <c>java-batched</c>.</summary>
+    /// <param name="batched">Whether this is <c>java-batched</c>.</param>
+    /// <param name="options">JVM and batching options; defaults when omitted. Every Java client shares the first JVM created.</param>
+    public JavaClientFactory(bool batched, JavaClientOptions? options = null)
+        : this(batched ? JavaStyle.Batched : JavaStyle.PerRecord, options)
+    {
+    }
+
+    /// <summary>Creates the Java client of a style.</summary>
+    /// <param name="style">How the variant crosses into Java.</param>
+    /// <param name="options">JVM and batching options; defaults when omitted. Every Java client shares the first JVM created.</param>
+    public JavaClientFactory(JavaStyle style, JavaClientOptions? options = null)
+    {
+        _style = style;
+        _options = options ?? new JavaClientOptions();
+    }
+
+    /// <summary>The variant's style.</summary>
+    public JavaStyle Style => _style;
 
     /// <inheritdoc />
-    public string Name => batched ? BatchedName : PerRecordName;
+    public string Name => NameOf(_style);
 
     /// <inheritdoc />
-    public string Description => batched
-        ? "Apache Kafka Java client in-process (JNI), records packed: one crossing per batch"
-        : "Apache Kafka Java client in-process (JNI), one crossing per record, as KNet's KNetProducer";
+    public string Description => _style switch
+    {
+        JavaStyle.Batched => "Apache Kafka Java client in-process (JNI), records packed: one crossing per batch",
+        JavaStyle.Records => "Apache Kafka Java client in-process (JNI), bridge style as KNet's plain KafkaProducer/KafkaConsumer: ProducerRecord, boxed key, value array and callback made from .NET, records iterated from .NET",
+        _ => "Apache Kafka Java client in-process (JNI), one crossing per record, as KNet's KNetProducer",
+    };
+
+    /// <summary>A style's client name.</summary>
+    /// <param name="style">The style.</param>
+    /// <returns><c>java</c>, <c>java-batched</c> or <c>java-records</c>.</returns>
+    public static string NameOf(JavaStyle style) => style switch
+    {
+        JavaStyle.Batched => BatchedName,
+        JavaStyle.Records => RecordsName,
+        _ => PerRecordName,
+    };
 
     /// <inheritdoc />
     public bool RequiresBroker => true;
@@ -106,5 +142,5 @@ public sealed class JavaClientFactory(bool batched, JavaClientOptions? options =
 
     /// <inheritdoc />
     /// <exception cref="PrerequisiteException">The JVM cannot start, or no broker answered within the timeout.</exception>
-    public IBenchClient Create(ClientConnection connection) => new JavaClient(JavaRuntime.Get(_options), connection, _options, batched);
+    public IBenchClient Create(ClientConnection connection) => new JavaClient(JavaRuntime.Get(_options), connection, _options, _style);
 }

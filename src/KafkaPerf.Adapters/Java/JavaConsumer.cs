@@ -8,8 +8,10 @@ namespace KafkaPerf.Adapters.Java;
 /// <summary>
 /// The Java consumer of <c>java</c> and <c>java-batched</c>: a .NET poll thread (attached to the JVM for its life) calls
 /// Java's <c>poll</c>, which packs the polled records - keys and values - into native memory; one crossing hands .NET
-/// many records, which reach the sink as spans over that memory. With prefetch, a Java thread polls the next batch while
-/// .NET handles the current one.
+/// many records, which reach the sink as spans over that memory. <c>java-records</c> instead iterates each poll's
+/// <c>ConsumerRecords</c> from .NET as a bridge does: <c>hasNext</c>, <c>next</c>, <c>key</c>, <c>value</c> and
+/// <c>offset</c> per record, the key and value copied out of their Java arrays (into one reused buffer). With prefetch, a
+/// Java thread polls the next batch while .NET handles the current one.
 /// </summary>
 internal sealed unsafe class JavaConsumer : IBenchConsumer
 {
@@ -26,11 +28,13 @@ internal sealed unsafe class JavaConsumer : IBenchConsumer
     private IntPtr _bufferRef;
     private readonly CancellationToken _cancellation;
     private readonly long _closeTimeoutMs;
+    private readonly bool _records;
     private bool _disposed;
 
-    public JavaConsumer(JavaRuntime runtime, ConsumerSpec spec, string bootstrap, int bufferBytes)
+    public JavaConsumer(JavaRuntime runtime, ConsumerSpec spec, string bootstrap, int bufferBytes, bool records = false)
     {
         _runtime = runtime;
+        _records = records;
         PrefetchEnabled = spec.UsePrefetch;
         _cancellation = spec.Cancellation;
         _closeTimeoutMs = (long)spec.StallTimeout.TotalMilliseconds;
@@ -126,6 +130,11 @@ internal sealed unsafe class JavaConsumer : IBenchConsumer
         var env = thread.Env;
         try
         {
+            if (_records)
+            {
+                PollRecords(env, sink);
+                return;
+            }
             while (!_stop)
             {
                 int count = env.CallInt(_consumer, _runtime.ConsumerPoll, [JValue.Of(PollTimeoutMs)]);
@@ -148,6 +157,48 @@ internal sealed unsafe class JavaConsumer : IBenchConsumer
             catch (Exception)
             {
                 // The sink failed too; the scenario ends on its stall timeout.
+            }
+        }
+    }
+
+    /// <summary>The bridge's loop: per poll <c>pollRecords</c> and <c>iterator</c>; per record <c>hasNext</c>, <c>next</c>,
+    /// <c>key</c>, <c>value</c> and <c>offset</c> (five calls into Java), then the arrays' bytes copied out.</summary>
+    private void PollRecords(JniEnv env, IRecordSink sink)
+    {
+        var bridge = _runtime.Bridge;
+        var value = new byte[4096];
+        Span<byte> key = stackalloc byte[sizeof(long)];
+        while (!_stop)
+        {
+            var records = env.CallObject(_consumer, bridge.PollRecords, [JValue.Of(PollTimeoutMs)]);
+            var iterator = env.CallObject(records, bridge.Iterator, []);
+            try
+            {
+                while (!_stop && env.CallBoolean(iterator, bridge.HasNext, []))
+                {
+                    var record = env.CallObject(iterator, bridge.Next, []);
+                    var keyArray = env.CallObject(record, bridge.Key, []);
+                    var valueArray = env.CallObject(record, bridge.Value, []);
+                    env.CallLong(record, bridge.Offset, []);
+                    long k = -1;
+                    if (keyArray != IntPtr.Zero && env.GetArrayLength(keyArray) == sizeof(long))
+                    {
+                        env.GetByteArrayRegion(keyArray, key);
+                        k = BinaryPrimitives.ReadInt64BigEndian(key);
+                    }
+                    int length = valueArray == IntPtr.Zero ? 0 : env.GetArrayLength(valueArray);
+                    if (length > value.Length) value = new byte[Math.Max(length, value.Length * 2)];
+                    if (length > 0) env.GetByteArrayRegion(valueArray, value.AsSpan(0, length));
+                    env.DeleteLocalRef(valueArray);
+                    env.DeleteLocalRef(keyArray);
+                    env.DeleteLocalRef(record);
+                    sink.OnRecord(k, value.AsSpan(0, length));
+                }
+            }
+            finally
+            {
+                env.DeleteLocalRef(iterator);
+                env.DeleteLocalRef(records);
             }
         }
     }

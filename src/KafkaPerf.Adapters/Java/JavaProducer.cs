@@ -8,7 +8,9 @@ namespace KafkaPerf.Adapters.Java;
 /// <summary>
 /// The Java producers. <c>java</c> crosses into Java once per record with <c>send(long key, byte[] value)</c>, the value
 /// copied into a new Java array as a bridge does; <c>java-batched</c> packs records (key, length, value) into native
-/// memory that Java sees as a direct buffer and crosses once per batch. Acknowledgements come back per record through a
+/// memory that Java sees as a direct buffer and crosses once per batch; <c>java-records</c> builds every
+/// <c>ProducerRecord</c> from .NET as a bridge does (<c>Long.valueOf</c>, a new <c>byte[]</c>, <c>new ProducerRecord</c>,
+/// a new callback object, <c>KafkaProducer.send(record, callback)</c>). Acknowledgements come back per record through a
 /// native callback on the Java producer's I/O thread.
 /// </summary>
 /// <remarks>The creating thread is attached to the JVM for the producer's life (the scenario creates, sends, flushes and
@@ -23,6 +25,9 @@ internal sealed unsafe class JavaProducer : IBenchProducer
     private readonly IntPtr _producer;
     private readonly long _sinkHandle;
     private readonly bool _batched;
+    private readonly bool _records;
+    private readonly IntPtr _kafkaProducer;
+    private readonly IntPtr _topicRef;
     private readonly int _batchRecords;
     private byte* _buffer;
     private int _capacity;
@@ -36,13 +41,15 @@ internal sealed unsafe class JavaProducer : IBenchProducer
     private bool _closed;
     private bool _unfinished;
 
-    public JavaProducer(JavaRuntime runtime, ProducerSpec spec, IDeliverySink sink, string bootstrap, JavaClientOptions options, bool batched)
+    public JavaProducer(JavaRuntime runtime, ProducerSpec spec, IDeliverySink sink, string bootstrap, JavaClientOptions options, JavaStyle style)
     {
         _runtime = runtime;
+        bool batched = style == JavaStyle.Batched;
         _batched = batched;
+        _records = style == JavaStyle.Records;
         _batchRecords = options.BatchRecords;
         var settings = JavaSettings.Flatten(JavaSettings.Producer(bootstrap, spec.Settings));
-        _thread = runtime.Host.AttachCurrentThread(batched ? "kafkaperf-java-batched-send" : "kafkaperf-java-send");
+        _thread = runtime.Host.AttachCurrentThread("kafkaperf-" + JavaClientFactory.NameOf(style) + "-send");
         _env = _thread.Env;
         _sinkHandle = JavaRuntime.NewSinkHandle(sink);
         _cancellation = spec.Cancellation;
@@ -68,6 +75,15 @@ internal sealed unsafe class JavaProducer : IBenchProducer
                 _env.DeleteLocalRef(array);
             }
             if (batched) Allocate(options.BatchBytes);
+            if (_records)
+            {
+                var kafka = _env.CallObject(_producer, runtime.Bridge.KafkaProducerOf, []);
+                _kafkaProducer = _env.NewGlobalRef(kafka);
+                _env.DeleteLocalRef(kafka);
+                var name = _env.NewString(spec.Topic);
+                _topicRef = _env.NewGlobalRef(name);
+                _env.DeleteLocalRef(name);
+            }
         }
         catch (Exception ex)
         {
@@ -86,6 +102,11 @@ internal sealed unsafe class JavaProducer : IBenchProducer
     {
         CheckUsable();
         var span = value.Span;
+        if (_records)
+        {
+            SendRecord(key, span);
+            return;
+        }
         if (!_batched)
         {
             var array = _env.NewByteArray(span);
@@ -116,6 +137,36 @@ internal sealed unsafe class JavaProducer : IBenchProducer
         span.CopyTo(target[RecordHeader..]);
         _used += needed;
         if (++_count == _batchRecords) SendBatch();
+    }
+
+    /// <summary>What a bridge's <c>producer.Send(new ProducerRecord(topic, key, value), callback)</c> does: the key boxed by
+    /// <c>Long.valueOf</c>, the value copied into a new <c>byte[]</c>, a <c>ProducerRecord</c> and a callback object made,
+    /// and <c>KafkaProducer.send</c> called - four calls into Java per record, the local references freed after each.</summary>
+    private void SendRecord(long key, ReadOnlySpan<byte> span)
+    {
+        var bridge = _runtime.Bridge;
+        IntPtr boxed = IntPtr.Zero, array = IntPtr.Zero, record = IntPtr.Zero, callback = IntPtr.Zero, future = IntPtr.Zero;
+        try
+        {
+            boxed = _env.CallStaticObject(bridge.LongClass, bridge.LongValueOf, [JValue.Of(key)]);
+            array = _env.NewByteArray(span);
+            record = _env.NewObject(bridge.RecordClass, bridge.RecordInit, [JValue.Ref(_topicRef), JValue.Ref(boxed), JValue.Ref(array)]);
+            callback = _env.NewObject(bridge.CallbackClass, bridge.CallbackInit, [JValue.Ref(_producer), JValue.Of(key)]);
+            future = _env.CallObject(_kafkaProducer, bridge.Send, [JValue.Ref(record), JValue.Ref(callback)]);
+        }
+        catch (JavaException ex) when (_cancellation.IsCancellationRequested)
+        {
+            _unfinished = true;
+            throw new OperationCanceledException("The send was interrupted.", ex, _cancellation);
+        }
+        finally
+        {
+            _env.DeleteLocalRef(future);
+            _env.DeleteLocalRef(callback);
+            _env.DeleteLocalRef(record);
+            _env.DeleteLocalRef(array);
+            _env.DeleteLocalRef(boxed);
+        }
     }
 
     /// <summary><c>java-batched</c> hands its partly filled batch to Java, so that a send schedule's wait never holds
@@ -191,6 +242,8 @@ internal sealed unsafe class JavaProducer : IBenchProducer
             // sink handle stays allocated (a small leak rather than a callback into freed memory).
         }
         env.DeleteGlobalRef(_producer);
+        env.DeleteGlobalRef(_kafkaProducer);
+        env.DeleteGlobalRef(_topicRef);
         env.DeleteGlobalRef(_bufferRef);
         _bufferRef = IntPtr.Zero;
     }

@@ -54,6 +54,8 @@ internal sealed unsafe class JavaRuntime
         ConsumerPoll = env.GetMethodId(ConsumerClass, "poll", "(I)I");
         ConsumerClose = env.GetMethodId(ConsumerClass, "close", "(J)V");
 
+        Bridge = new BridgeMethods(env);
+
         StatsClass = env.FindClassGlobal("kafkaperf/client/JvmStats");
         StatsGcCount = env.GetStaticMethodId(StatsClass, "gcCount", "()J");
         StatsGcMillis = env.GetStaticMethodId(StatsClass, "gcMillis", "()J");
@@ -86,6 +88,9 @@ internal sealed unsafe class JavaRuntime
     public IntPtr EffectiveConsumer { get; }
 
     public IntPtr Check { get; }
+
+    /// <summary>Kafka's own classes and methods that <c>java-records</c> calls record by record, as a bridge does.</summary>
+    public BridgeMethods Bridge { get; }
 
     public IntPtr ProducerClass { get; }
 
@@ -319,4 +324,71 @@ internal sealed class JavaInterrupt : IDisposable
             _env.DeleteGlobalRef(_thread);
         }
     }
+}
+
+/// <summary>Method IDs of the per-record path of <c>java-records</c>: the producer's <c>send(ProducerRecord, Callback)</c>
+/// with a boxed key, a new value array and a callback object per record, and the consumer's records iterated from
+/// .NET (<c>iterator</c>, <c>hasNext</c>, <c>next</c>, <c>key</c>, <c>value</c>, <c>offset</c>).</summary>
+internal sealed class BridgeMethods
+{
+    public BridgeMethods(JniEnv env)
+    {
+        LongClass = env.FindClassGlobal("java/lang/Long");
+        LongValueOf = env.GetStaticMethodId(LongClass, "valueOf", "(J)Ljava/lang/Long;");
+        RecordClass = env.FindClassGlobal("org/apache/kafka/clients/producer/ProducerRecord");
+        RecordInit = env.GetMethodId(RecordClass, "<init>", "(Ljava/lang/String;Ljava/lang/Object;Ljava/lang/Object;)V");
+        CallbackClass = env.FindClassGlobal("kafkaperf/client/RecordCallback");
+        CallbackInit = env.GetMethodId(CallbackClass, "<init>", "(Lkafkaperf/client/BenchProducer;J)V");
+        var producer = env.FindClassGlobal("org/apache/kafka/clients/producer/KafkaProducer");
+        Send = env.GetMethodId(producer, "send", "(Lorg/apache/kafka/clients/producer/ProducerRecord;Lorg/apache/kafka/clients/producer/Callback;)Ljava/util/concurrent/Future;");
+        env.DeleteGlobalRef(producer);
+        var bench = env.FindClassGlobal("kafkaperf/client/BenchProducer");
+        KafkaProducerOf = env.GetMethodId(bench, "kafkaProducer", "()Lorg/apache/kafka/clients/producer/KafkaProducer;");
+        env.DeleteGlobalRef(bench);
+        var consumer = env.FindClassGlobal("kafkaperf/client/BenchConsumer");
+        PollRecords = env.GetMethodId(consumer, "pollRecords", "(I)Lorg/apache/kafka/clients/consumer/ConsumerRecords;");
+        env.DeleteGlobalRef(consumer);
+        var records = env.FindClassGlobal("org/apache/kafka/clients/consumer/ConsumerRecords");
+        Iterator = env.GetMethodId(records, "iterator", "()Ljava/util/Iterator;");
+        env.DeleteGlobalRef(records);
+        var iterator = env.FindClassGlobal("java/util/Iterator");
+        HasNext = env.GetMethodId(iterator, "hasNext", "()Z");
+        Next = env.GetMethodId(iterator, "next", "()Ljava/lang/Object;");
+        env.DeleteGlobalRef(iterator);
+        var record = env.FindClassGlobal("org/apache/kafka/clients/consumer/ConsumerRecord");
+        Key = env.GetMethodId(record, "key", "()Ljava/lang/Object;");
+        Value = env.GetMethodId(record, "value", "()Ljava/lang/Object;");
+        Offset = env.GetMethodId(record, "offset", "()J");
+        env.DeleteGlobalRef(record);
+    }
+
+    public IntPtr LongClass { get; }
+
+    public IntPtr LongValueOf { get; }
+
+    public IntPtr RecordClass { get; }
+
+    public IntPtr RecordInit { get; }
+
+    public IntPtr CallbackClass { get; }
+
+    public IntPtr CallbackInit { get; }
+
+    public IntPtr Send { get; }
+
+    public IntPtr KafkaProducerOf { get; }
+
+    public IntPtr PollRecords { get; }
+
+    public IntPtr Iterator { get; }
+
+    public IntPtr HasNext { get; }
+
+    public IntPtr Next { get; }
+
+    public IntPtr Key { get; }
+
+    public IntPtr Value { get; }
+
+    public IntPtr Offset { get; }
 }

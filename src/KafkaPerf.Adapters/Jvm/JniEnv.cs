@@ -42,6 +42,7 @@ public readonly unsafe struct JniEnv
     private const int GetObjectArrayElementIndex = 173;
     private const int SetObjectArrayElementIndex = 174;
     private const int NewByteArrayIndex = 176;
+    private const int GetByteArrayRegionIndex = 200;
     private const int SetByteArrayRegionIndex = 208;
     private const int RegisterNativesIndex = 215;
     private const int GetStringRegionIndex = 220;
@@ -286,6 +287,16 @@ public readonly unsafe struct JniEnv
         }
         fixed (byte* p = bytes) ((delegate* unmanaged<IntPtr, IntPtr, int, int, byte*, void>)Fn(SetByteArrayRegionIndex))(_env, array, 0, bytes.Length, p);
         return array;
+    }
+
+    /// <summary>The length of a Java array.</summary>
+    public int GetArrayLength(IntPtr array) => ((delegate* unmanaged<IntPtr, IntPtr, int>)Fn(GetArrayLengthIndex))(_env, array);
+
+    /// <summary>Copies the start of a Java <c>byte[]</c> into <paramref name="destination"/> (its whole length).</summary>
+    public void GetByteArrayRegion(IntPtr array, Span<byte> destination)
+    {
+        fixed (byte* p = destination) ((delegate* unmanaged<IntPtr, IntPtr, int, int, byte*, void>)Fn(GetByteArrayRegionIndex))(_env, array, 0, destination.Length, p);
+        ThrowIfPending();
     }
 
     /// <summary>A <c>java.nio.ByteBuffer</c> (local reference) over native memory that the caller owns and keeps alive.</summary>

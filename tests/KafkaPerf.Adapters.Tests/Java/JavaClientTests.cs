@@ -22,7 +22,7 @@ public sealed class JavaClientTests(BrokerFixture fixture) : IDisposable
     public static TheoryData<string, string, int> Cases()
     {
         var data = new TheoryData<string, string, int>();
-        foreach (var client in new[] { JavaClientFactory.PerRecordName, JavaClientFactory.BatchedName })
+        foreach (var client in new[] { JavaClientFactory.PerRecordName, JavaClientFactory.BatchedName, JavaClientFactory.RecordsName })
         {
             foreach (var scenario in new[] { "produce", "consume", "consume-prefetch", "roundtrip" })
             {
@@ -61,9 +61,11 @@ public sealed class JavaClientTests(BrokerFixture fixture) : IDisposable
                     Assert.Equal(0, verifier.Duplicates);
                     Assert.Equal(0, verifier.Unexpected);
                     Assert.Equal(0, mismatches);
-                    // java: one call per record; java-batched: one per full buffer (1 MiB or 1 000 records), plus the flush.
+                    // java: one call per record; java-batched: one per full buffer (1 MiB or 1 000 records), plus the flush;
+                    // java-records: Long.valueOf, new ProducerRecord, new callback and send - four per record.
                     double perBatch = Math.Min(1_000, (1 << 20) / (12 + payloadBytes));
-                    Assert.Equal(client == JavaClientFactory.BatchedName ? 1 / perBatch : 1.0, m.CountersPerMessage!["jni.calls"], 0.005);
+                    double expected = client switch { JavaClientFactory.BatchedName => 1 / perBatch, JavaClientFactory.RecordsName => 4.0, _ => 1.0 };
+                    Assert.Equal(expected, m.CountersPerMessage!["jni.calls"], 0.005);
                     Assert.Equal(1.0, m.CountersPerMessage!["jni.callbacks"], 0.01);
                     break;
                 }
@@ -77,8 +79,17 @@ public sealed class JavaClientTests(BrokerFixture fixture) : IDisposable
                     Assert.Equal(0, m.Unexpected);
                     Assert.Equal(0, m.PayloadMismatches);
                     Assert.Equal(context.UsePrefetch, m.PrefetchEnabled);
-                    // Records cross in batches: far fewer calls than records.
-                    Assert.True(m.CountersPerMessage!["jni.calls"] < 0.5, $"{m.CountersPerMessage["jni.calls"]} JNI calls per record");
+                    if (client == JavaClientFactory.RecordsName)
+                    {
+                        // Iterated from .NET: hasNext, next, key, value and offset per record, plus a poll and an iterator
+                        // per batch.
+                        Assert.InRange(m.CountersPerMessage!["jni.calls"], 5.0, 5.5);
+                    }
+                    else
+                    {
+                        // Records cross in batches: far fewer calls than records.
+                        Assert.True(m.CountersPerMessage!["jni.calls"] < 0.5, $"{m.CountersPerMessage["jni.calls"]} JNI calls per record");
+                    }
                     break;
                 }
                 default:
@@ -405,28 +416,8 @@ public sealed class JavaClientTests(BrokerFixture fixture) : IDisposable
 
     private static int Dereference(string? text) => text!.Length;
 
-    private (KeyVerifier Verifier, int PayloadMismatches) ReadBack(string topic, long count, byte[] payload)
-    {
-        ConfluentNativeLibrary.EnsureLoaded();
-        var verifier = new KeyVerifier(count);
-        int mismatches = 0;
-        using var consumer = new ConsumerBuilder<byte[], byte[]>(new ConsumerConfig
-        {
-            BootstrapServers = fixture.Broker.BootstrapServers, GroupId = "readback-" + Guid.NewGuid().ToString("N"),
-            AutoOffsetReset = AutoOffsetReset.Earliest, EnableAutoCommit = false,
-        }).Build();
-        consumer.Subscribe(topic);
-        var deadline = DateTime.UtcNow.AddMinutes(2);
-        while (verifier.Distinct + verifier.Duplicates + verifier.Unexpected < count && DateTime.UtcNow < deadline)
-        {
-            var record = consumer.Consume(TimeSpan.FromMilliseconds(200));
-            if (record is null) continue;
-            verifier.Observe(record.Message.Key.Length == 8 ? BinaryPrimitives.ReadInt64BigEndian(record.Message.Key) : -1);
-            if (!record.Message.Value.AsSpan().SequenceEqual(payload)) mismatches++;
-        }
-        consumer.Close();
-        return (verifier, mismatches);
-    }
+    private (KeyVerifier Verifier, int PayloadMismatches) ReadBack(string topic, long count, byte[] payload) =>
+        Tests.ReadBack.Topic(fixture.Broker.BootstrapServers, topic, count, payload);
 
     private async Task<List<string>> ListTopicsAsync(string prefix)
     {
@@ -439,7 +430,8 @@ public sealed class JavaClientTests(BrokerFixture fixture) : IDisposable
     /// <summary>Runs a test with a Java client and a fresh topic of its own, deleted afterwards whatever happens.</summary>
     private async Task OnTemporaryTopicAsync(string client, Func<IBenchClient, string, Task> test)
     {
-        await using var c = new JavaClientFactory(client == JavaClientFactory.BatchedName, JavaTestJvm.Options).Create(Connection);
+        var style = client switch { JavaClientFactory.BatchedName => JavaStyle.Batched, JavaClientFactory.RecordsName => JavaStyle.Records, _ => JavaStyle.PerRecord };
+        await using var c = new JavaClientFactory(style, JavaTestJvm.Options).Create(Connection);
         var topic = "kafkaperf-java-test-" + Guid.NewGuid().ToString("N");
         await c.CreateTopicAsync(new TopicSpec(topic), TestPaths.Timeout());
         try

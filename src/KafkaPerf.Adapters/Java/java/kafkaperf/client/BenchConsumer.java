@@ -91,6 +91,20 @@ public final class BenchConsumer implements AutoCloseable {
     }
 
     /**
+     * The next poll's records as they are, for {@code java-records}: .NET iterates them itself through JNI, as a bridge
+     * does. With prefetch they come from the prefetch thread's last poll.
+     *
+     * @return the records, empty when the poll timed out.
+     */
+    public ConsumerRecords<byte[], byte[]> pollRecords(int timeoutMs) throws InterruptedException {
+        if (!prefetch) return consumer.poll(Duration.ofMillis(timeoutMs));
+        RuntimeException failure = prefetchFailure;
+        if (failure != null) throw failure;
+        ConsumerRecords<byte[], byte[]> records = ready.poll(timeoutMs, TimeUnit.MILLISECONDS);
+        return records == null ? ConsumerRecords.empty() : records;
+    }
+
+    /**
      * Packs records into the buffer, polling for more when none are left from the last poll.
      *
      * @return the number of records packed (0 when the poll timed out), or minus the bytes the next record needs

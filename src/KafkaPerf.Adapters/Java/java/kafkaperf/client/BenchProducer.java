@@ -55,6 +55,18 @@ public final class BenchProducer implements AutoCloseable {
         }
     }
 
+    /** The producer itself, for {@code java-records}: .NET builds each record and calls its {@code send} through JNI. */
+    public KafkaProducer<Long, byte[]> kafkaProducer() {
+        return producer;
+    }
+
+    /** Reports one record's outcome to .NET, unless this producer is closed (its sink may be gone). */
+    void complete(long key, Exception exception) {
+        if (closed) return;
+        if (exception == null) Native.delivered(sink, key);
+        else Native.failed(sink, key, exception.toString());
+    }
+
     /** One record per call: what a bridge that crosses once per record does ({@code java}). */
     public void send(long key, byte[] value) {
         AckedRecord record = new AckedRecord(this, topic, key, value);
@@ -127,9 +139,7 @@ public final class BenchProducer implements AutoCloseable {
 
         @Override
         public void onCompletion(RecordMetadata metadata, Exception exception) {
-            if (owner.closed) return;
-            if (exception == null) Native.delivered(owner.sink, key);
-            else Native.failed(owner.sink, key, exception.toString());
+            owner.complete(key, exception);
         }
     }
 }

@@ -1,0 +1,20 @@
+using Confluent.Kafka;
+using KafkaPerf.Clients;
+
+namespace KafkaPerf.Adapters.Confluent;
+
+/// <summary>
+/// <c>confluent-records</c>'s consumer: the loop .NET code usually writes - <c>Consume(timeout)</c> returns a
+/// <c>ConsumeResult</c> per record, the key and value deserialized by Confluent.Kafka's own deserializers (the value a
+/// new <c>byte[]</c>), with Confluent.Kafka's default fields (topic, timestamp, headers) marshalled.
+/// </summary>
+internal sealed class ConfluentRecordConsumer(ConsumerSpec spec, string bootstrap, LibrdkafkaBinding binding)
+    : ConfluentPollingConsumer<byte[]>(spec, binding, ConfluentSettings.Consumer(bootstrap, spec.GroupId, spec.Settings, styleDefaults: true),
+        static builder => builder, "kafkaperf-confluent-records-poll")
+{
+    protected override void Consume(IConsumer<long, byte[]> consumer, IRecordSink sink)
+    {
+        var result = consumer.Consume(PollTimeout);
+        if (result is not null) sink.OnRecord(result.Message.Key, result.Message.Value);
+    }
+}
