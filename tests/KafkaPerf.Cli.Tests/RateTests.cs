@@ -52,6 +52,8 @@ public class RateTests
             Assert.Single(output.GetFiles("*-intervals.hlog"));
             Assert.Single(output.GetFiles("*-rate-roundtrip-100b-5000rps.svg"));
             Assert.Single(output.GetFiles("*-latency-time-roundtrip-100b-5000rps.svg"));
+            // At a rate throughput is what the schedule says: no throughput chart.
+            Assert.Empty(output.GetFiles("*-throughput-*.svg"));
             var intervals = File.ReadAllLines(output.GetFiles("*-intervals.csv").Single().FullName);
             // The warm-up as one interval, then four of 250 ms, per run.
             Assert.InRange(intervals.Length - 1, 4 * 5, 4 * 6);
@@ -105,6 +107,7 @@ public class RateTests
             Assert.Contains("| roundtrip | defaults | inmemory | 100 | p99<1s | 4000 | – |", stdout, StringComparison.Ordinal);
             Assert.Contains("every rate held, up to 4 000 msg/s (the maximum probed)", stdout, StringComparison.Ordinal);
             Assert.Single(output.GetFiles("*-rate-curve-roundtrip-100b.svg"));
+            Assert.Empty(output.GetFiles("*-throughput-*.svg"));
             using var json = JsonDocument.Parse(File.ReadAllText(output.GetFiles("*.json").Single().FullName));
             var search = json.RootElement.GetProperty("rateSearches")[0];
             Assert.Equal(4000, search.GetProperty("highestHeld").GetDouble());

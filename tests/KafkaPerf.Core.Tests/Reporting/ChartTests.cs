@@ -13,6 +13,36 @@ public class ChartTests
     private static readonly XNamespace Svg = "http://www.w3.org/2000/svg";
 
     [Fact]
+    public async Task For_TwoClientsAtARate_NoThroughputOrRatioChartAndNoElapsedRatioTables()
+    {
+        // At a rate the schedule fixes elapsed time and throughput: charts and tables of them would compare nothing.
+        var registry = new ClientRegistry([
+            new KafkaPerf.Clients.InMemory.InMemoryClientFactory(new KafkaPerf.Clients.InMemory.InMemoryClientOptions { ReportsDeliveryLatency = true }),
+            new KafkaPerf.Clients.InMemory.InMemoryClientFactory(new KafkaPerf.Clients.InMemory.InMemoryClientOptions { Name = "other", ReportsDeliveryLatency = true })]);
+        var plan = new KafkaPerf.Running.BenchmarkPlanBuilder().Clients("inmemory", "other").Scenarios(ScenarioKind.Produce).PayloadSizes(100)
+            .Rates(2_000).Duration(TimeSpan.FromMilliseconds(300)).LoadWarmup(TimeSpan.FromMilliseconds(100)).Repeat(2).Build();
+
+        var result = await new KafkaPerf.Running.BenchmarkRunner(registry, ClientConnection.None)
+            .RunAsync(plan, cancellationToken: TestContext.Current.CancellationToken);
+        var names = ReportCharts.For(result).Select(c => c.Name).ToList();
+        var markdown = new StringWriter();
+        DefaultExporters.Markdown.Export(result, markdown);
+
+        Assert.All(result.Runs, r => Assert.True(r.Succeeded, r.Error));
+        Assert.Contains(names, n => n.StartsWith("rate-produce-100b", StringComparison.Ordinal));
+        Assert.DoesNotContain(names, n => n.StartsWith("throughput-", StringComparison.Ordinal) || n == "ratios");
+        Assert.DoesNotContain("Elapsed time, mean ratio", markdown.ToString(), StringComparison.Ordinal);
+        Assert.Contains("p99 response time of each run against the baseline's", markdown.ToString(), StringComparison.Ordinal);
+        // The HTML report shows the time series (rate and latency per interval) instead of throughput and its ratios.
+        var html = new StringWriter();
+        DefaultExporters.Html.Export(result, html);
+        Assert.Contains("<nav><a href=\"#over-time\">Over time</a><a href=\"#latency\">Latency</a><a href=\"#tables\">Tables</a></nav>", html.ToString(), StringComparison.Ordinal);
+        Assert.Contains("<figure id=\"chart-rate-produce-100b", html.ToString(), StringComparison.Ordinal);
+        Assert.Contains("<figure id=\"chart-latency-time-produce-100b", html.ToString(), StringComparison.Ordinal);
+        Assert.DoesNotContain("Throughput ratios", html.ToString(), StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void For_RealisticResult_ThroughputRatioAndLatencyChartsUnderUniqueNames()
     {
         var charts = ReportCharts.For(ReportSamples.Realistic());

@@ -52,6 +52,9 @@ public static class ReportCharts
                 foreach (var messages in plan.MessageCounts)
                 {
                     var cells = result.Cells.Where(c => c.Scenario == scenario && c.Variant == variant && c.MessageCount == messages).ToList();
+                    // At a rate every client sends what the schedule says: the rate and latency charts say what differs, and a
+                    // throughput chart per probe's message count (a rate search makes dozens) would say nothing.
+                    if (cells.Count > 0 && cells.All(c => c.OfferedRate is not null)) continue;
                     // Reference tools run only some scenarios: they get a line where they ran and no legend entry elsewhere.
                     var series = plan.Clients.Select((client, index) => (client, index))
                         .Where(c => !plan.IsReference(c.client) || BenchmarkPlan.ReferencesRun(scenario))
@@ -84,7 +87,8 @@ public static class ReportCharts
         var baseline = plan.Clients[0];
         var candidates = plan.Clients.Skip(1).ToList();
         var rows = new List<RatioHeatMap.Row>();
-        foreach (var cell in plan.Cells())
+        // Throughput ratios of rate cells are the schedule's, 100 %: only bursts go in the heat-map.
+        foreach (var cell in plan.Cells().Where(c => !c.IsRate))
         {
             var label = $"{Name(cell.Scenario)} · {ChartFormat.Bytes(cell.PayloadBytes)}"
                 + (plan.MessageCounts.Count > 1 ? $" · {ChartFormat.Messages(cell.MessageCount)} msgs" : string.Empty)
@@ -100,6 +104,7 @@ public static class ReportCharts
             }).ToList();
             rows.Add(new RatioHeatMap.Row(label, entries));
         }
+        if (rows.Count == 0) return null;
         var first = result.Comparisons.Count > 0 ? result.Comparisons[0].MessagesPerSecond : null;
         var estimate = first is null || first.VerdictBasis == "shift"
             ? "Ratio: Hodges–Lehmann estimate over the measured runs (about the ratio of medians)"

@@ -68,16 +68,42 @@ public sealed class HtmlExporter : ResultExporterBase
         writer.Write($"<title>KafkaPerf results · {MarkdownHtml.Escape(string.Join(" vs ", result.Plan.Clients))} · {started}</title>\n");
         writer.Write($"<style>\n{Style}\n</style>\n</head>\n<body>\n<header>\n");
         writer.Write(MarkdownHtml.Convert(preamble));
-        writer.Write("</header>\n<nav><a href=\"#throughput\">Throughput</a><a href=\"#ratios\">Ratios</a><a href=\"#latency\">Latency</a><a href=\"#tables\">Tables</a></nav>\n");
+        writer.Write("</header>\n");
+        bool bursts = result.Plan.Cells().Any(c => !c.IsRate);
+        // Only the sections this plan has: a burst plan shows throughput and its ratios, a rate plan its time series and
+        // rate search; both show latency.
+        var sections = new List<(string Id, string Title)>();
+        if (bursts) sections.Add(("throughput", "Throughput"));
+        if (bursts) sections.Add(("ratios", "Ratios"));
+        if (charts.Any(c => c.Kind == ChartKind.RateCurve)) sections.Add(("rate-search", "Rate search"));
+        if (charts.Any(c => c.Kind == ChartKind.TimeSeries)) sections.Add(("over-time", "Over time"));
+        sections.Add(("latency", "Latency"));
+        sections.Add(("tables", "Tables"));
+        writer.Write("<nav>" + string.Concat(sections.Select(x => $"<a href=\"#{x.Id}\">{x.Title}</a>")) + "</nav>\n");
 
-        writer.Write("<section id=\"throughput\">\n<h2>Throughput</h2>\n");
-        WriteCharts(writer, charts.Where(c => c.Kind == ChartKind.Throughput));
+        if (bursts)
+        {
+            writer.Write("<section id=\"throughput\">\n<h2>Throughput</h2>\n");
+            WriteCharts(writer, charts.Where(c => c.Kind == ChartKind.Throughput));
+            writer.Write("</section>\n<section id=\"ratios\">\n<h2>Throughput ratios</h2>\n");
+            if (charts.Any(c => c.Kind == ChartKind.Ratio)) WriteCharts(writer, charts.Where(c => c.Kind == ChartKind.Ratio));
+            else writer.Write("<p class=\"muted\">No ratios: the plan has a single client, so there is nothing to compare it with.</p>\n");
+            writer.Write("</section>\n");
+        }
+        if (charts.Any(c => c.Kind == ChartKind.RateCurve))
+        {
+            writer.Write("<section id=\"rate-search\">\n<h2>Rate search: latency against offered rate</h2>\n");
+            WriteCharts(writer, charts.Where(c => c.Kind == ChartKind.RateCurve));
+            writer.Write("</section>\n");
+        }
+        if (charts.Any(c => c.Kind == ChartKind.TimeSeries))
+        {
+            writer.Write("<section id=\"over-time\">\n<h2>Over time: rate and latency per interval</h2>\n");
+            WriteCharts(writer, charts.Where(c => c.Kind == ChartKind.TimeSeries));
+            writer.Write("</section>\n");
+        }
 
-        writer.Write("</section>\n<section id=\"ratios\">\n<h2>Throughput ratios</h2>\n");
-        if (charts.Any(c => c.Kind == ChartKind.Ratio)) WriteCharts(writer, charts.Where(c => c.Kind == ChartKind.Ratio));
-        else writer.Write("<p class=\"muted\">No ratios: the plan has a single client, so there is nothing to compare it with.</p>\n");
-
-        writer.Write("</section>\n<section id=\"latency\">\n<h2>Latency</h2>\n");
+        writer.Write("<section id=\"latency\">\n<h2>Latency</h2>\n");
         if (charts.Any(c => c.Kind == ChartKind.Latency)) WriteCharts(writer, charts.Where(c => c.Kind == ChartKind.Latency));
         else writer.Write("<p class=\"muted\">No latency was measured: latency comes from produce (send → ack) and roundtrip (produce → consume) runs of clients that report it.</p>\n");
 

@@ -69,7 +69,8 @@ public sealed class MarkdownExporter : ResultExporterBase
     private static void WriteRatioTables(BenchmarkResult result, TextWriter writer)
     {
         var plan = result.Plan;
-        foreach (var group in result.Comparisons.GroupBy(c => (c.Scenario, c.Variant, c.Candidate, c.Baseline)))
+        // At a rate the schedule fixes the elapsed time: those cells are compared on response time (the Load section).
+        foreach (var group in result.Comparisons.Where(c => c.OfferedRate is null).GroupBy(c => (c.Scenario, c.Variant, c.Candidate, c.Baseline)))
         {
             var (scenario, variant, candidate, baseline) = group.Key;
             writer.Write($"## {Title(scenario)} · {variant} — {candidate} vs {baseline}\n\n");
