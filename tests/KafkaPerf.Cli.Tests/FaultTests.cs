@@ -86,7 +86,8 @@ public sealed class FaultTests : IDisposable
         using var json = ReadJson();
         var runs = json.RootElement.GetProperty("runs").EnumerateArray().ToList();
         Assert.Equal(3, runs.Count);
-        Assert.Matches(@"^stalled while (sending|flushing): \d+ of 300000 records acknowledged, nothing new for 3 s \(--stall-timeout\)$", runs[2].GetProperty("error").GetString());
+        // Stopped just after run 2 ended, the broker may hold up run 3 while its producer is still being created.
+        Assert.Matches(@"^stalled while (creating the producer|sending|flushing): \d+ of 300000 records acknowledged, nothing new for 3 s \(--stall-timeout\)$", runs[2].GetProperty("error").GetString());
         await AssertGoneAsync(broker);
     }
 
@@ -259,7 +260,8 @@ public sealed class FaultTests : IDisposable
             Directory.Delete(output, recursive: true);
             var exit = await ExitAsync(run, TimeSpan.FromMinutes(2));
 
-            Assert.True(exit == 0, $"exit {exit}: {run.Stderr}");
+            // Every run succeeded, but the files are not where they were asked for: exit code 1, as at the end.
+            Assert.True(exit == 1, $"exit {exit}: {run.Stderr}");
             var fallback = Path.Combine(temp.FullName, "kafkaperf-results");
             var moved = Lines(run.Stderr).Where(l => l.Contains("can no longer be written", StringComparison.Ordinal)).ToList();
             var line = Assert.Single(moved);

@@ -57,7 +57,7 @@ internal sealed class RunCommand
     private static readonly Option<string> Output = new("--output") { Description = "Folder for result files.", DefaultValueFactory = _ => "kafkaperf-results" };
     private static readonly Option<string> Format = new("--format") { Description = "csv, json, md, html (comma-separated); html is a self-contained report with charts, each also written as an .svg file.", DefaultValueFactory = _ => "csv,json,md,html" };
     private static readonly Option<string> Payload = new("--payload") { Description = "What payloads look like: random (incompressible), access-log (web-server log lines, compressible) or file:PATH.", DefaultValueFactory = _ => "random" };
-    private static readonly Option<bool> UsePrefetch = new("--use-prefetch") { Description = "Consumers that can prefetch on a thread of their own (java, java-batched) do so; the result records it." };
+    private static readonly Option<bool> UsePrefetch = new("--use-prefetch") { Description = "Consumers that can prefetch on a thread of their own (java, java-batched, java-records) do so; the result records it." };
     private static readonly Option<string[]> Otel = new("--otel") { Description = "Export KafkaPerf's metrics and spans: otlp (to the collector the OTEL_EXPORTER_OTLP_* variables name) and/or console (metrics on standard error); repeatable or comma-separated." };
     private static readonly Option<bool> Quiet = new("--quiet") { Description = "No progress lines, only the tables." };
     private static readonly Option<string?> StallTimeout = new("--stall-timeout") { Description = "Any wait that sees no progress for this long - no acknowledgement, no record, no answer from the broker - fails its run and says what stalled (default 30s); after a failed run, a --bootstrap cluster that does not answer for this long stops the plan." };
@@ -299,7 +299,8 @@ internal sealed class RunCommand
                     : $"kafkaperf: cancelled; the {done} runs done were saved, and the run cut short is marked as cancelled.");
                 return CancelledExitCode();
             }
-            return result.FailedRuns > 0 ? ExitCodes.RunsFailed : ExitCodes.Success;
+            // Files that had to go to the temporary folder are a failure too: a CI job would look for them in --output.
+            return result.FailedRuns > 0 || checkpoints.FailedOver ? ExitCodes.RunsFailed : ExitCodes.Success;
         }
         finally
         {
