@@ -13,13 +13,14 @@ public class RateSearchTests
     public async Task RunAsync_ClientThatSlowsAboveAKnownRate_FindsTheKnee()
     {
         // Each send busy-waits 250 µs: the client takes at most 4 000 records a second, and above that its sends fall
-        // behind the schedule, so response time grows without bound and the achieved rate drops. The goal is loose
-        // (100 ms) so that a machine busy with other tests (preemption stalls of tens of ms) cannot fail the low rates:
-        // above the knee the backlog grows by hundreds of ms within the 1.2 s probe, far past the goal.
+        // behind the schedule, so the achieved rate drops under the offered one and response time grows without bound.
+        // The criteria are loose (p99 under 300 ms, 95 % of the offered rate sent) so that a machine busy with other
+        // tests (preemption stalls of up to a few hundred ms, seen in CI) cannot fail the low rates; above the knee the
+        // achieved rate stays at about 4 000 and fails the rate criterion whatever the stalls.
         var slow = new InMemoryClientFactory(new InMemoryClientOptions { Name = "slow", SendDelay = TimeSpan.FromMicroseconds(250), ReportsDeliveryLatency = true });
         var template = new BenchmarkPlanBuilder().Clients("slow").Scenarios(ScenarioKind.Produce).PayloadSizes(100)
             .Rates(500).Duration(TimeSpan.FromSeconds(1)).LoadWarmup(TimeSpan.FromMilliseconds(200)).Repeat(1).Build();
-        var options = new RateSearchOptions { Goals = LatencyGoal.ParseList("p99<100ms"), StartRate = 500, MaxRate = 64_000, Precision = 0.10 };
+        var options = new RateSearchOptions { Goals = LatencyGoal.ParseList("p99<300ms"), StartRate = 500, MaxRate = 64_000, Precision = 0.10, AchievedTolerance = 0.05 };
         var log = new StringWriter();
 
         var result = await RateFinder.RunAsync(template, options, new BenchmarkRunner(new ClientRegistry([slow]), ClientConnection.None),
