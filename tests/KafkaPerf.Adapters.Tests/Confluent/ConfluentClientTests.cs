@@ -173,20 +173,8 @@ public class ConfluentClientTests(BrokerFixture fixture)
     }
 
     /// <summary>Runs a test with a client and a fresh topic of its own, deleted afterwards whatever happens.</summary>
-    private async Task OnTemporaryTopicAsync(Func<IBenchClient, string, Task> test)
-    {
-        await using var client = new ConfluentClientFactory().Create(Connection);
-        var topic = "kafkaperf-test-" + Guid.NewGuid().ToString("N");
-        await client.CreateTopicAsync(new TopicSpec(topic), TestPaths.Timeout());
-        try
-        {
-            await test(client, topic);
-        }
-        finally
-        {
-            await client.DeleteTopicAsync(topic, TestPaths.Timeout());
-        }
-    }
+    private Task OnTemporaryTopicAsync(Func<IBenchClient, string, Task> test) =>
+        TemporaryTopic.RunAsync(new ConfluentClientFactory(), Connection, test);
 
     private sealed class IgnoringSink : IDeliverySink
     {

@@ -116,18 +116,6 @@ public sealed class ConfluentVariantTests(BrokerFixture fixture)
     private (KeyVerifier Verifier, int PayloadMismatches) ReadBack(string topic, long count, byte[] payload) =>
         Tests.ReadBack.Topic(fixture.Broker.BootstrapServers, topic, count, payload);
 
-    private async Task OnTemporaryTopicAsync(ConfluentStyle style, Func<IBenchClient, string, Task> test)
-    {
-        await using var client = new ConfluentClientFactory(style: style).Create(Connection);
-        var topic = "kafkaperf-confluent-variant-" + Guid.NewGuid().ToString("N");
-        await client.CreateTopicAsync(new TopicSpec(topic), TestPaths.Timeout());
-        try
-        {
-            await test(client, topic);
-        }
-        finally
-        {
-            await client.DeleteTopicAsync(topic, TestPaths.Timeout());
-        }
-    }
+    private Task OnTemporaryTopicAsync(ConfluentStyle style, Func<IBenchClient, string, Task> test) =>
+        TemporaryTopic.RunAsync(new ConfluentClientFactory(style: style), Connection, test);
 }

@@ -428,20 +428,10 @@ public sealed class JavaClientTests(BrokerFixture fixture) : IDisposable
     }
 
     /// <summary>Runs a test with a Java client and a fresh topic of its own, deleted afterwards whatever happens.</summary>
-    private async Task OnTemporaryTopicAsync(string client, Func<IBenchClient, string, Task> test)
+    private Task OnTemporaryTopicAsync(string client, Func<IBenchClient, string, Task> test)
     {
         var style = client switch { JavaClientFactory.BatchedName => JavaStyle.Batched, JavaClientFactory.RecordsName => JavaStyle.Records, _ => JavaStyle.PerRecord };
-        await using var c = new JavaClientFactory(style, JavaTestJvm.Options).Create(Connection);
-        var topic = "kafkaperf-java-test-" + Guid.NewGuid().ToString("N");
-        await c.CreateTopicAsync(new TopicSpec(topic), TestPaths.Timeout());
-        try
-        {
-            await test(c, topic);
-        }
-        finally
-        {
-            await c.DeleteTopicAsync(topic, TestPaths.Timeout());
-        }
+        return TemporaryTopic.RunAsync(new JavaClientFactory(style, JavaTestJvm.Options), Connection, test);
     }
 
     private sealed class CountingSink : IDeliverySink
