@@ -157,6 +157,14 @@ public sealed class KafkaBenchmarkBuilder
         return this;
     }
 
+    /// <summary>Replicas of each run's topic (by default the cluster's brokers, at most 3) and its <c>min.insync.replicas</c>
+    /// (by default the broker's); a cluster too small for them fails before any run.</summary>
+    public KafkaBenchmarkBuilder Replication(int? replicationFactor, int? minInSyncReplicas = null)
+    {
+        _plan.Replication(replicationFactor, minInSyncReplicas);
+        return this;
+    }
+
     /// <summary>Consumers that can prefetch on a thread of their own do so.</summary>
     public KafkaBenchmarkBuilder UsePrefetch()
     {

@@ -33,6 +33,10 @@ public class CliTests
     [InlineData("--compression", "brotli", "Unknown compression 'brotli'")]
     [InlineData("-X", "linger.ms=5", "is not client:key=value")]
     [InlineData("--broker-heap", "128", "Broker heap 128 MB is too small")]
+    [InlineData("--brokers", "0", "--brokers 0 is out of range: the embedded cluster has 1 to 9 brokers (3 is a replicated cluster).")]
+    [InlineData("--brokers", "10", "--brokers 10 is out of range")]
+    [InlineData("--replication-factor", "0", "Replication factor 0 is out of range: use at least 1")]
+    [InlineData("--min-insync-replicas", "0", "min.insync.replicas 0 is below 1: use at least 1.")]
     [InlineData("-X", "confluent:nonsense.key=1", "Client 'confluent' does not accept its settings: librdkafka rejects nonsense.key=1")]
     [InlineData("-X", "nope:linger.ms=1", "client 'nope', which is not in the plan")]
     [InlineData("-X", "java:linger.mss=5", "Client 'java' does not accept its settings: 'linger.mss' is not a setting of the Java producer or consumer")]
@@ -65,6 +69,30 @@ public class CliTests
         Assert.Contains(expected, err, StringComparison.Ordinal);
         Assert.Single(err.TrimEnd().Split('\n'));
         Assert.False(Directory.Exists(output));
+    }
+
+    [Theory]
+    [InlineData("--replication-factor", "3", "Replication factor 3 is more than the cluster's 1 broker(s): use --replication-factor 1 or less, or a cluster with more brokers (--brokers 3).")]
+    [InlineData("--min-insync-replicas", "2", "min.insync.replicas 2 is more than the topics' replication factor 1: no write with acks=all could succeed; use --min-insync-replicas 1 or less.")]
+    public async Task Run_ReplicationTheClusterCannotHold_OneLineExit2BeforeAnyRun(string flag, string value, string expected)
+    {
+        var output = Path.Combine(Path.GetTempPath(), "kafkaperf-cli-" + Guid.NewGuid().ToString("N"));
+
+        var (exit, _, err) = await RunAsync("run", "--clients", "confluent", "--scenarios", "produce", "--messages", "10", "--sizes", "10",
+            "--broker-heap", "256", "--quiet", flag, value, "--output", output);
+
+        Assert.Equal(2, exit);
+        Assert.Equal($"kafkaperf: {expected}", err.TrimEnd());
+        Assert.False(Directory.Exists(output));
+    }
+
+    [Fact]
+    public async Task Run_BrokersWithBootstrap_OneLineExit2()
+    {
+        var (exit, _, err) = await RunAsync("run", "--brokers", "3", "--bootstrap", "localhost:9092", "--output", Path.Combine(Path.GetTempPath(), "kafkaperf-cli-" + Guid.NewGuid().ToString("N")));
+
+        Assert.Equal(2, exit);
+        Assert.Equal("kafkaperf: --brokers sizes the embedded cluster, and this run's broker is not one: leave --brokers out, or --bootstrap and --broker.", err.TrimEnd());
     }
 
     [Theory]

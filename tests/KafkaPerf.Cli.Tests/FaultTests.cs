@@ -334,7 +334,8 @@ public sealed class FaultTests : IDisposable
             var args = CommandLine(pid);
             int main = Array.IndexOf(args, "kafkaperf.broker.EmbeddedBrokerMain");
             if (main < 0 || main + 4 >= args.Length) continue;
-            var data = args[main + 3];
+            // The node's folder (node-N) sits in the cluster's folder, named after the owning process.
+            var data = Path.GetDirectoryName(args[main + 3])!;
             if (Path.GetFileName(data).StartsWith($"{cli.Process.Id}-", StringComparison.Ordinal)) return (pid, data, args[main + 4]);
         }
         throw new InvalidOperationException($"no broker JVM of process {cli.Process.Id}: {cli.Stderr}");
@@ -349,7 +350,7 @@ public sealed class FaultTests : IDisposable
             {
                 var args = CommandLine(pid);
                 int main = Array.IndexOf(args, "kafkaperf.broker.EmbeddedBrokerMain");
-                if (main >= 0 && main + 3 < args.Length && Path.GetFileName(args[main + 3]).StartsWith($"{owner}-", StringComparison.Ordinal)) return pid;
+                if (main >= 0 && main + 3 < args.Length && (Path.GetFileName(Path.GetDirectoryName(args[main + 3])) ?? string.Empty).StartsWith($"{owner}-", StringComparison.Ordinal)) return pid;
             }
             Thread.Sleep(100);
         }

@@ -8,24 +8,28 @@ namespace KafkaPerf.Cli.Tests;
 public partial class ProcessTests
 {
     [Theory]
-    [InlineData("SIGTERM")]
-    [InlineData("SIGKILL")]
-    public async Task Broker_OwnerEndsBySignal_NoBrokerJvmAndNoDataLeft(string signal)
+    [InlineData("SIGTERM", 1)]
+    [InlineData("SIGKILL", 1)]
+    [InlineData("SIGTERM", 3)]
+    [InlineData("SIGKILL", 3)]
+    public async Task Broker_OwnerEndsBySignal_NoBrokerJvmAndNoDataLeft(string signal, int brokers)
     {
-        using var cli = CliProcess.Start(null, "broker", "--broker-heap", "256");
+        using var cli = CliProcess.Start(null, "broker", "--broker-heap", "256", "--brokers", brokers.ToString(System.Globalization.CultureInfo.InvariantCulture));
         using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(2));
         var bootstrap = await cli.FirstLine.WaitAsync(timeout.Token);
-        Assert.StartsWith("127.0.0.1:", bootstrap, StringComparison.Ordinal);
-        var (jvm, logFile) = await ReadBrokerLineAsync(cli, timeout.Token);
-        var data = Path.GetDirectoryName(logFile)!;
-        Assert.True(IsRunning(jvm));
+        Assert.Equal(brokers, bootstrap.Split(',').Length);
+        Assert.All(bootstrap.Split(','), b => Assert.StartsWith("127.0.0.1:", b, StringComparison.Ordinal));
+        var nodes = await ReadBrokerLinesAsync(cli, brokers, timeout.Token);
+        // Each node's folder (node-N) sits in the cluster's folder, which goes too.
+        var data = Path.GetDirectoryName(Path.GetDirectoryName(nodes[0].LogFile))!;
+        Assert.All(nodes, n => Assert.True(IsRunning(n.Pid)));
         Assert.True(Directory.Exists(data));
 
         Assert.Equal(0, Kill(cli.Process.Id, signal));
         await cli.Process.WaitForExitAsync(timeout.Token);
 
-        await WaitUntilAsync(() => !IsRunning(jvm) && !Directory.Exists(data), TimeSpan.FromSeconds(30));
-        Assert.False(IsRunning(jvm), $"broker JVM {jvm} outlived its owner after {signal}");
+        await WaitUntilAsync(() => nodes.All(n => !IsRunning(n.Pid)) && !Directory.Exists(data), TimeSpan.FromSeconds(30));
+        Assert.All(nodes, n => Assert.False(IsRunning(n.Pid), $"broker JVM {n.Pid} outlived its owner after {signal}"));
         Assert.False(Directory.Exists(data), $"data folder {data} left after {signal}");
         if (signal == "SIGTERM")
         {
@@ -231,12 +235,13 @@ public partial class ProcessTests
         }
     }
 
-    private static async Task<(int Pid, string LogFile)> ReadBrokerLineAsync(CliProcess cli, CancellationToken cancellationToken)
+    private static async Task<List<(int Pid, string LogFile)>> ReadBrokerLinesAsync(CliProcess cli, int nodes, CancellationToken cancellationToken)
     {
         while (true)
         {
-            var match = BrokerLine().Match(cli.Stderr);
-            if (match.Success) return (int.Parse(match.Groups[1].Value, System.Globalization.CultureInfo.InvariantCulture), match.Groups[2].Value);
+            var matches = BrokerLine().Matches(cli.Stderr);
+            if (matches.Count >= nodes)
+                return [.. matches.Select(m => (int.Parse(m.Groups[1].Value, System.Globalization.CultureInfo.InvariantCulture), m.Groups[2].Value))];
             await Task.Delay(50, cancellationToken);
         }
     }

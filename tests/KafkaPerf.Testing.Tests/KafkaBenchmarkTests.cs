@@ -25,6 +25,28 @@ public class KafkaBenchmarkTests
     }
 
     [Fact]
+    public async Task OnAThreeBrokerCluster_AcksAllWithTwoInSync_EveryRecordWrittenOnThreeNodes()
+    {
+        var result = await KafkaBenchmark.OnEmbeddedBroker(new Adapters.Broker.EmbeddedKafkaBrokerOptions { Brokers = 3, HeapMegabytes = 256 })
+            .Clients("confluent")
+            .Produce(messages: 2_000, payloadBytes: 1_000)
+            .Repeat(1)
+            .Replication(3, minInSyncReplicas: 2)
+            .Plan(p => p.Acks(KafkaPerf.Clients.AcksMode.All))
+            .RunAsync(TestContext.Current.CancellationToken);
+
+        Assert.All(result.Runs, r => Assert.True(r.Succeeded, r.Error));
+        PerformanceAssert.NoLossOrDuplicates(result);
+        Assert.Equal(3, result.Environment.Brokers);
+        Assert.StartsWith("embedded KRaft cluster of 3 nodes (each broker and controller), 256 MB heap each", result.Environment.BrokerDescription, StringComparison.Ordinal);
+        Assert.Equal(3, result.Environment.BootstrapServers!.Split(',').Length);
+        // Three replicas of every record: the topic's segments over the three nodes hold about three times the payload.
+        var disk = result.Runs.Where(r => r.Resources?.TopicBytesOnDisk is not null).Select(r => (double)r.Resources!.TopicBytesOnDisk!.Value).ToList();
+        Assert.NotEmpty(disk);
+        Assert.All(disk, bytes => Assert.InRange(bytes / (2_000 * 1_000.0), 2.9, 3.5));
+    }
+
+    [Fact]
     public async Task InMemoryOnly_NoBrokerStarts_AndTheMatrixIsScenariosTimesCountsTimesSizes()
     {
         var result = await KafkaBenchmark.OnEmbeddedBroker()

@@ -1,3 +1,5 @@
+using KafkaPerf.Clients;
+
 namespace KafkaPerf.Adapters.Broker;
 
 /// <summary>Where a plan's broker comes from: KafkaPerf's embedded broker (the default), a broker in a container
@@ -20,11 +22,12 @@ public abstract record BrokerSource
 
     /// <summary>An existing cluster.</summary>
     /// <param name="bootstrapServers"><c>host:port,…</c>.</param>
+    /// <param name="security">How to reach its listener; plain TCP when omitted.</param>
     /// <returns>The source.</returns>
-    public static BrokerSource Cluster(string bootstrapServers)
+    public static BrokerSource Cluster(string bootstrapServers, KafkaSecurity? security = null)
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(bootstrapServers);
-        return new ExistingCluster(bootstrapServers);
+        return new ExistingCluster(bootstrapServers) { Security = security ?? KafkaSecurity.Plaintext };
     }
 
     /// <summary>Reads the CLI's and <c>KAFKAPERF_BROKER</c>'s spelling: <c>embedded</c>, <c>testcontainers</c> or
@@ -54,5 +57,9 @@ public abstract record BrokerSource
 
     /// <summary>An existing cluster.</summary>
     /// <param name="BootstrapServers"><c>host:port,…</c>.</param>
-    public sealed record ExistingCluster(string BootstrapServers) : BrokerSource;
+    public sealed record ExistingCluster(string BootstrapServers) : BrokerSource
+    {
+        /// <summary>How to reach its listener.</summary>
+        public KafkaSecurity Security { get; init; } = KafkaSecurity.Plaintext;
+    }
 }

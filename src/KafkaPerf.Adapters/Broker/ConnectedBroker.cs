@@ -44,14 +44,27 @@ public sealed class ConnectedBroker : IAsyncDisposable
         {
             case BrokerSource.ExistingCluster cluster:
             {
-                log?.WriteLine($"kafkaperf: checking the Kafka cluster at {cluster.BootstrapServers}");
+                var security = cluster.Security;
+                log?.WriteLine($"kafkaperf: checking the Kafka cluster at {cluster.BootstrapServers}{(security.IsSecured ? $" ({security})" : string.Empty)}");
                 // The probe cannot be interrupted; a cancellation stops waiting for it at once.
-                int brokers = await Task.Run(() => ConfluentClientFactory.ProbeBroker(cluster.BootstrapServers, ProbeTimeout), CancellationToken.None)
-                    .WaitAsync(cancellationToken).ConfigureAwait(false);
+                int brokers;
+                try
+                {
+                    // Bounded even if librdkafka itself hangs: the probe's thread is then left behind, the tool ends.
+                    brokers = await Task.Run(() => ConfluentClientFactory.ProbeBroker(cluster.BootstrapServers, ProbeTimeout, security), CancellationToken.None)
+                        .WaitAsync(ProbeTimeout + TimeSpan.FromSeconds(5), cancellationToken).ConfigureAwait(false);
+                }
+                catch (TimeoutException ex)
+                {
+                    throw new PrerequisiteException(
+                        $"No Kafka broker answered at '{cluster.BootstrapServers}' within {ProbeTimeout.TotalSeconds:0} s (librdkafka did not return): check --bootstrap and --security.", ex);
+                }
                 return new ConnectedBroker(new ClientConnection(cluster.BootstrapServers)
                 {
-                    BrokerDescription = $"external cluster, {brokers} broker(s)",
-                    CheckReachable = (timeout, token) => ConfluentClientFactory.CheckReachableAsync(cluster.BootstrapServers, timeout, token),
+                    BrokerDescription = $"external cluster, {brokers} broker(s){Secured(security)}",
+                    Brokers = brokers,
+                    Security = security,
+                    CheckReachable = (timeout, token) => ConfluentClientFactory.CheckReachableAsync(cluster.BootstrapServers, timeout, token, security),
                 }, null, null);
             }
             case BrokerSource.ContainerBroker container:
@@ -72,6 +85,7 @@ public sealed class ConnectedBroker : IAsyncDisposable
                 var connection = new ClientConnection(broker.BootstrapServers, broker.KafkaVersion)
                 {
                     BrokerDescription = $"Kafka container from {broker.Image} (Testcontainers), started in {broker.StartupTime.TotalSeconds:0.0} s",
+                    Brokers = 1,
                     CheckReachable = (timeout, token) => ConfluentClientFactory.CheckReachableAsync(broker.BootstrapServers, timeout, token),
                     BrokerName = "the Kafka container",
                     Ephemeral = true,
@@ -81,19 +95,28 @@ public sealed class ConnectedBroker : IAsyncDisposable
             case BrokerSource.EmbeddedBroker embedded:
             {
                 var jars = KafkaJars.Locate(embedded.Options.KafkaHome);
-                log?.WriteLine($"kafkaperf: starting the embedded Kafka {jars.KafkaVersion} broker (jars from {jars.Origin})");
+                int count = embedded.Options.Brokers;
+                log?.WriteLine(count == 1
+                    ? $"kafkaperf: starting the embedded Kafka {jars.KafkaVersion} broker (jars from {jars.Origin})"
+                    : $"kafkaperf: starting an embedded Kafka {jars.KafkaVersion} cluster of {count} brokers (jars from {jars.Origin})");
                 var broker = await EmbeddedKafkaBroker.StartAsync(embedded.Options, cancellationToken).ConfigureAwait(false);
-                log?.WriteLine($"kafkaperf: broker ready at {broker.BootstrapServers} in {broker.StartupTime.TotalSeconds:0.0} s");
+                log?.WriteLine($"kafkaperf: {(count == 1 ? "broker" : "cluster")} ready at {broker.BootstrapServers} in {broker.StartupTime.TotalSeconds:0.0} s");
+                // A node lost while the cluster goes on is said, not fatal: the plan's runs show what it cost.
+                if (log is not null) broker.NodeExited += (_, exit) => log.WriteLine(
+                    $"kafkaperf: {exit.What}; the cluster goes on without it{(exit.LogPath is null ? string.Empty : $" (its log: {exit.LogPath})")}");
                 var connection = new ClientConnection(broker.BootstrapServers, broker.KafkaVersion)
                 {
-                    BrokerDescription = $"embedded KRaft broker, {embedded.Options.HeapMegabytes} MB heap, started in {broker.StartupTime.TotalSeconds:0.0} s",
-                    BrokerConfig = broker.Config,
+                    BrokerDescription = Describe(broker, embedded.Options) + Secured(broker.Security),
+                    Brokers = count,
+                    Security = broker.Security,
+                    // The keystore's and the users' passwords are in it.
+                    BrokerConfig = KafkaSecurity.Mask(broker.Config),
                     BrokerProbe = broker.Probe,
                     BrokerExited = broker.UnexpectedExit,
-                    BrokerName = "the embedded broker",
+                    BrokerName = count == 1 ? "the embedded broker" : "the embedded cluster",
                     Ephemeral = true,
                     // A broker that is alive but does not answer (stopped, swapping, stuck in a pause) is asked after a failed run.
-                    CheckReachable = (timeout, token) => ConfluentClientFactory.CheckReachableAsync(broker.BootstrapServers, timeout, token),
+                    CheckReachable = (timeout, token) => ConfluentClientFactory.CheckReachableAsync(broker.BootstrapServers, timeout, token, broker.Security),
                 };
                 return new ConnectedBroker(connection, broker, null);
             }
@@ -101,6 +124,21 @@ public sealed class ConnectedBroker : IAsyncDisposable
                 throw new ArgumentException($"Unknown broker source {source}.", nameof(source));
         }
     }
+
+    /// <summary>The embedded broker's shape for the result, e.g. <c>embedded KRaft cluster of 3 nodes (each broker and
+    /// controller), 1024 MB heap each, started in 6.1 s</c>.</summary>
+    internal static string Describe(EmbeddedKafkaBroker broker, EmbeddedKafkaBrokerOptions options)
+    {
+        if (broker.Nodes.Count == 1)
+            return $"embedded KRaft broker, {options.HeapMegabytes} MB heap, started in {broker.StartupTime.TotalSeconds:0.0} s";
+        int controllers = broker.Controllers;
+        string roles = controllers == broker.Nodes.Count ? "each broker and controller"
+            : $"{controllers} broker and controller, {broker.Nodes.Count - controllers} broker only";
+        return $"embedded KRaft cluster of {broker.Nodes.Count} nodes ({roles}), {options.HeapMegabytes} MB heap each, started in {broker.StartupTime.TotalSeconds:0.0} s";
+    }
+
+    /// <summary>The listener's security for the broker's description: nothing for plain TCP.</summary>
+    private static string Secured(KafkaSecurity security) => security.IsSecured ? $", clients on {security}" : string.Empty;
 
     /// <summary>For a process that must end now: kills the embedded broker (SIGKILL) and gives the container a second to
     /// go; nothing for an existing cluster.</summary>

@@ -4,8 +4,8 @@ using KafkaPerf.Clients;
 namespace KafkaPerf.Adapters.Broker;
 
 /// <summary>
-/// The embedded broker's CPU time, from <c>/proc/PID/stat</c> of its JVM, and a topic's bytes on disk, from the
-/// partition folders (<c>TOPIC-N</c>) of its log directory.
+/// The embedded broker's CPU time, from <c>/proc/PID/stat</c> of its JVMs (summed over the nodes of a cluster), and a
+/// topic's bytes on disk, from the partition folders (<c>TOPIC-N</c>) of its log directories (summed over every replica).
 /// </summary>
 /// <remarks>Only the segment files (<c>*.log</c>) count: Kafka preallocates the index files of the active segment
 /// (10 MB each by default), which says nothing about the data. Linux only; elsewhere the CPU time is <see langword="null"/>.</remarks>
@@ -13,32 +13,48 @@ public sealed class EmbeddedBrokerProbe : IBrokerProbe
 {
     // /proc reports CPU time in USER_HZ ticks, which the kernel fixes at 100 per second for user space on every architecture.
     private const double TicksPerSecond = 100;
-    private readonly string _statFile;
-    private readonly string _logDirectory;
+    private readonly string[] _statFiles;
+    private readonly string[] _logDirectories;
 
-    /// <summary>Creates a probe.</summary>
+    /// <summary>Creates a probe of one broker.</summary>
     /// <param name="processId">The broker JVM's process id.</param>
     /// <param name="logDirectory">The broker's <c>log.dirs</c> (a single folder).</param>
     public EmbeddedBrokerProbe(int processId, string logDirectory)
+        : this([processId], [logDirectory ?? throw new ArgumentNullException(nameof(logDirectory))])
     {
-        ArgumentNullException.ThrowIfNull(logDirectory);
-        _statFile = $"/proc/{processId.ToString(CultureInfo.InvariantCulture)}/stat";
-        _logDirectory = logDirectory;
+    }
+
+    /// <summary>Creates a probe of a cluster's nodes.</summary>
+    /// <param name="processIds">The nodes' JVMs.</param>
+    /// <param name="logDirectories">Their <c>log.dirs</c> (a single folder each).</param>
+    public EmbeddedBrokerProbe(IReadOnlyList<int> processIds, IReadOnlyList<string> logDirectories)
+    {
+        ArgumentNullException.ThrowIfNull(processIds);
+        ArgumentNullException.ThrowIfNull(logDirectories);
+        _statFiles = [.. processIds.Select(pid => $"/proc/{pid.ToString(CultureInfo.InvariantCulture)}/stat")];
+        _logDirectories = [.. logDirectories];
     }
 
     /// <inheritdoc />
+    /// <remarks><see langword="null"/> once any node is gone: a sum without it would not compare with one before.</remarks>
     public TimeSpan? ReadCpuTime()
     {
-        string stat;
-        try
+        var total = TimeSpan.Zero;
+        foreach (var statFile in _statFiles)
         {
-            stat = File.ReadAllText(_statFile);
+            string stat;
+            try
+            {
+                stat = File.ReadAllText(statFile);
+            }
+            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+            {
+                return null;
+            }
+            if (ParseCpuTime(stat) is not { } cpu) return null;
+            total += cpu;
         }
-        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
-        {
-            return null;
-        }
-        return ParseCpuTime(stat);
+        return total;
     }
 
     /// <summary>utime + stime of a <c>/proc/PID/stat</c> line (fields 14 and 15; the command name, field 2, may hold
@@ -64,7 +80,7 @@ public sealed class EmbeddedBrokerProbe : IBrokerProbe
         {
             long total = 0;
             bool found = false;
-            foreach (var folder in Directory.EnumerateDirectories(_logDirectory, topic + "-*"))
+            foreach (var folder in _logDirectories.Where(Directory.Exists).SelectMany(d => Directory.EnumerateDirectories(d, topic + "-*")))
             {
                 // TOPIC-N exactly: not another topic whose name starts the same, nor a folder of a deleted topic (TOPIC-N.ID-delete).
                 var partition = Path.GetFileName(folder).AsSpan(topic.Length + 1);

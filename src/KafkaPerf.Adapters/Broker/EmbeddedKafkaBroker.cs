@@ -10,14 +10,16 @@ using KafkaPerf.Clients;
 namespace KafkaPerf.Adapters.Broker;
 
 /// <summary>
-/// A real single-node Apache Kafka broker (KRaft, combined broker and controller) in a child JVM, on free loopback
-/// ports, with a fresh data folder that is deleted again on dispose.
+/// A real Apache Kafka cluster of one or more KRaft nodes, each in a child JVM of its own, on free loopback ports, with a
+/// fresh data folder that is deleted again on dispose. One node (the default) is a combined broker and controller; a
+/// cluster's first three nodes are combined brokers and controllers (a quorum of three voters, so that any one node may
+/// be lost), and further nodes are brokers only.
 /// </summary>
 /// <remarks>
-/// <para>Ready means a real admin request (<c>describeCluster</c>) succeeded, not just an open port.</para>
-/// <para>No broker outlives its owner: the JVM watches a pipe that only this process holds open, and when it closes -
-/// on dispose, on exit, or when this process is killed, even with SIGKILL - the JVM deletes its data folder and
-/// halts. Once ready, the broker ignores Ctrl+C, so a cancelled run can still delete its topics before stopping it.</para>
+/// <para>Ready means a real admin request (<c>describeCluster</c>) lists every broker, not just an open port.</para>
+/// <para>No node outlives its owner: each JVM watches a pipe that only this process holds open, and when it closes - on
+/// dispose, on exit, or when this process is killed, even with SIGKILL - the JVM deletes its data folder and halts.
+/// Once ready, the nodes ignore Ctrl+C, so a cancelled run can still delete its topics before stopping them.</para>
 /// <para>Thread-safe to dispose more than once.</para>
 /// </remarks>
 public sealed partial class EmbeddedKafkaBroker : IAsyncDisposable
@@ -28,64 +30,88 @@ public sealed partial class EmbeddedKafkaBroker : IAsyncDisposable
     private const int LogTailLines = 25;
     private static readonly TimeSpan StopTimeout = TimeSpan.FromSeconds(10);
 
+    /// <summary>The most controllers (voters of the KRaft quorum): three survive the loss of any one.</summary>
+    public const int MaxControllers = 3;
+
     private const string MarkerFile = ".kafkaperf-broker";
-    private const string LogFolderName = "kafka-logs";
-    private readonly Process _process;
-    private readonly Task _exited;
+    internal const string LogFolderName = "kafka-logs";
     private readonly TaskCompletionSource<BrokerExit> _unexpectedExit = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly string? _crashLogPath;
     private int _disposed;
-    private EmbeddedBrokerProbe? _probe;
+    private IBrokerProbe? _probe;
 
-    private EmbeddedKafkaBroker(Process process, string bootstrap, string version, string dataDirectory,
-        IReadOnlyDictionary<string, string> config, KafkaJars jars, TimeSpan startupTime, string? crashLogPath)
+    private readonly BrokerClassArchive? _classArchive;
+
+    private EmbeddedKafkaBroker(IReadOnlyList<EmbeddedBrokerNode> nodes, string version, string dataDirectory, KafkaJars jars,
+        TimeSpan startupTime, string? crashLogPath, BrokerClassArchive? classArchive, KafkaSecurity security)
     {
+        Security = security;
+        _classArchive = classArchive;
         _crashLogPath = crashLogPath;
-        _process = process;
-        BootstrapServers = bootstrap;
+        Nodes = nodes;
+        BootstrapServers = string.Join(',', nodes.Select(n => n.BootstrapServer));
         KafkaVersion = version;
         DataDirectory = dataDirectory;
-        Config = config;
         Jars = jars;
         StartupTime = startupTime;
-        ProcessId = process.Id;
-        _exited = process.WaitForExitAsync();
-        _exited.ContinueWith(static (_, state) => ((EmbeddedKafkaBroker)state!).OnExited(), this,
-            CancellationToken.None, TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
+        Exited = Task.WhenAll(nodes.Select(n => n.Exited));
+        foreach (var node in nodes)
+        {
+            node.Exited.ContinueWith(static (_, state) =>
+            {
+                var (broker, exited) = ((EmbeddedKafkaBroker, EmbeddedBrokerNode))state!;
+                broker.OnExited(exited);
+            }, (this, node), CancellationToken.None, TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
+        }
     }
 
-    /// <summary>The bootstrap address, <c>127.0.0.1:port</c>.</summary>
+    /// <summary>How clients reach the cluster's client listener: the protocol, the SASL user and password it was started
+    /// with, and the CA file (PEM) of its own certificate; plain TCP by default.</summary>
+    public KafkaSecurity Security { get; }
+
+    /// <summary>The bootstrap addresses of every node, <c>127.0.0.1:port,…</c>.</summary>
     public string BootstrapServers { get; }
 
-    /// <summary>The Kafka version the broker reports.</summary>
+    /// <summary>The Kafka version the nodes report.</summary>
     public string KafkaVersion { get; }
 
-    /// <summary>The broker JVM's process id.</summary>
-    public int ProcessId { get; }
+    /// <summary>The nodes, in node-id order (node ids start at 1).</summary>
+    public IReadOnlyList<EmbeddedBrokerNode> Nodes { get; }
 
-    /// <summary>The broker's data folder (log segments, metadata, its log file); deleted on dispose.</summary>
+    /// <summary>How many controllers (KRaft voters) the cluster has: the first nodes, at most <see cref="MaxControllers"/>.</summary>
+    public int Controllers => ControllersFor(Nodes.Count);
+
+    /// <summary>The first node's JVM process id.</summary>
+    public int ProcessId => Nodes[0].ProcessId;
+
+    /// <summary>The cluster's data folder, holding one folder per node (<c>node-1</c>, …); deleted on dispose.</summary>
     public string DataDirectory { get; }
 
-    /// <summary>The broker's <c>log.dirs</c>: one folder per partition, <c>TOPIC-N</c>, inside <see cref="DataDirectory"/>.</summary>
-    public string LogDirectory => Path.Combine(DataDirectory, LogFolderName);
+    /// <summary>The first node's <c>log.dirs</c>: one folder per partition, <c>TOPIC-N</c>.</summary>
+    public string LogDirectory => Nodes[0].LogDirectory;
 
-    /// <summary>Reads the broker's CPU time and topics' bytes on disk, for each run's resources.</summary>
-    public IBrokerProbe Probe => _probe ??= new EmbeddedBrokerProbe(ProcessId, LogDirectory);
+    /// <summary>Reads the nodes' CPU time and topics' bytes on disk (over every replica), for each run's resources.</summary>
+    public IBrokerProbe Probe => _probe ??= new EmbeddedBrokerProbe(Nodes.Select(n => n.ProcessId).ToList(), Nodes.Select(n => n.LogDirectory).ToList());
 
-    /// <summary>The broker's log file, inside <see cref="DataDirectory"/>.</summary>
-    public string LogFile => Path.Combine(DataDirectory, "broker.log");
+    /// <summary>The first node's log file.</summary>
+    public string LogFile => Nodes[0].LogFile;
 
-    /// <summary>The broker's <c>server.properties</c>, as written, for the result's environment.</summary>
-    public IReadOnlyDictionary<string, string> Config { get; }
+    /// <summary>The first node's <c>server.properties</c>, as written, for the result's environment.</summary>
+    public IReadOnlyDictionary<string, string> Config => Nodes[0].Config;
 
     /// <summary>The jars it runs from.</summary>
     public KafkaJars Jars { get; }
 
-    /// <summary>From the call to <see cref="StartAsync"/> until the broker answered its first admin request.</summary>
+    /// <summary>From the call to <see cref="StartAsync"/> until the cluster listed every broker.</summary>
     public TimeSpan StartupTime { get; }
 
-    /// <summary>Starts a broker and returns once it answers admin requests.</summary>
-    /// <param name="options">Heap, timeout, Kafka and Java locations; defaults when omitted.</param>
+    /// <summary>Tells of a node that ended by itself (or by <see cref="KillNode"/>) while the cluster goes on; the cluster's
+    /// end is <see cref="UnexpectedExit"/>.</summary>
+    public event Action<EmbeddedBrokerNode, BrokerExit>? NodeExited;
+
+    /// <summary>Starts a broker, or a cluster of <see cref="EmbeddedKafkaBrokerOptions.Brokers"/> nodes, and returns once it
+    /// answers admin requests with every broker listed.</summary>
+    /// <param name="options">Nodes, heap, timeout, Kafka and Java locations; defaults when omitted.</param>
     /// <param name="cancellationToken">Stops the start; nothing is left behind.</param>
     /// <returns>The running broker, which the caller disposes.</returns>
     /// <exception cref="PrerequisiteException">Java or Kafka's jars were not found.</exception>
@@ -112,7 +138,7 @@ public sealed partial class EmbeddedKafkaBroker : IAsyncDisposable
         RemoveAbandonedDataDirectories(root);
 
         // Free ports are found by binding port 0 and letting go, so another process may take one in between:
-        // a broker that cannot bind starts again on new ports.
+        // a node that cannot bind starts the cluster again on new ports.
         for (int attempt = 1; ; attempt++)
         {
             try
@@ -125,24 +151,61 @@ public sealed partial class EmbeddedKafkaBroker : IAsyncDisposable
         }
     }
 
+    /// <summary>How many of <paramref name="brokers"/> nodes are controllers.</summary>
+    internal static int ControllersFor(int brokers) => Math.Min(brokers, MaxControllers);
+
     private static async Task<EmbeddedKafkaBroker> StartOnceAsync(
         string java, string classPath, KafkaJars jars, string root, EmbeddedKafkaBrokerOptions options, long started,
         CancellationToken cancellationToken)
     {
         var dataDirectory = Path.Combine(root, $"{Environment.ProcessId}-{Convert.ToHexStringLower(RandomNumberGenerator.GetBytes(4))}");
-        var (port, controllerPort) = (options.PortPicker ?? FreePorts)();
-        var bootstrap = $"127.0.0.1:{port}";
-        var config = ServerConfig(dataDirectory, port, controllerPort, options.ExtraConfig);
-        var configPath = Path.Combine(dataDirectory, "server.properties");
-        var logConfigPath = Path.Combine(dataDirectory, "log4j2.properties");
-        var logFile = Path.Combine(dataDirectory, "broker.log");
+        int count = options.Brokers;
+        var ports = Enumerable.Range(0, count).Select(_ => (options.PortPicker ?? FreePorts)()).ToList();
+        var security = options.Security;
+        // A secured cluster keeps its brokers' own traffic, and the readiness check, on a plain listener of their own.
+        var internalPorts = security.IsSecured ? Enumerable.Range(0, count).Select(_ => FreePorts().Port).ToList() : null;
+        int controllers = ControllersFor(count);
+        // One node formats as a standalone controller (a dynamic quorum of itself); a cluster names its voters statically,
+        // so every node knows the quorum before any of them runs.
+        string? voters = count == 1 ? null
+            : string.Join(',', Enumerable.Range(0, controllers).Select(i => $"{i + 1}@127.0.0.1:{ports[i].ControllerPort}"));
+        var clusterId = NewClusterId();
+        var archive = BrokerClassArchive.For(root, java, classPath, Directory.EnumerateFiles(jars.LibsDirectory, "*.jar").Append(KafkaJars.ProjectJar),
+            options.WriteClassArchive);
+        var plans = new List<NodePlan>(count);
+        KafkaSecurity clientSecurity = security;
         try
         {
             Directory.CreateDirectory(dataDirectory);
             // Marks the folder as a broker's, so the sweep of abandoned folders never touches anything else.
             File.WriteAllText(Path.Combine(dataDirectory, MarkerFile), Environment.ProcessId.ToString(CultureInfo.InvariantCulture));
-            File.WriteAllText(configPath, string.Concat(config.Select(p => $"{p.Key}={p.Value}\n")));
-            File.WriteAllText(logConfigPath, LogConfig(logFile));
+            // Configurations of a secured cluster hold its keystore's password and its users': this user's eyes only.
+            if (security.IsSecured && !OperatingSystem.IsWindows())
+                File.SetUnixFileMode(dataDirectory, UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute);
+            var certificates = security.UsesTls ? BrokerCertificates.Create(java, Path.Combine(dataDirectory, "tls")) : null;
+            clientSecurity = security.WithCaFile(certificates?.CaFile);
+            for (int i = 0; i < count; i++)
+            {
+                var nodeDirectory = Path.Combine(dataDirectory, $"node-{i + 1}");
+                var listener = internalPorts is null ? null : new ListenerSecurity(security, internalPorts[i], certificates);
+                var config = ServerConfig(nodeDirectory, i + 1, count, ports[i].Port, ports[i].ControllerPort, voters, options.ExtraConfig, listener);
+                var plan = new NodePlan(i + 1, nodeDirectory, $"127.0.0.1:{ports[i].Port}", config)
+                {
+                    ReadyAddress = internalPorts is null ? null : $"127.0.0.1:{internalPorts[i]}",
+                    ScramFile = security.UsesSasl && security.Mechanism != SaslMechanism.Plain ? Path.Combine(nodeDirectory, "scram-users.txt") : null,
+                };
+                Directory.CreateDirectory(nodeDirectory);
+                WritePrivate(plan.ConfigPath, string.Concat(config.Select(p => $"{p.Key}={PropertiesEscape(p.Value)}\n")));
+                if (plan.ScramFile is not null)
+                    WritePrivate(plan.ScramFile, $"{security.MechanismName}=[name={security.Username},password=\"{security.RevealPassword()}\"]\n");
+                File.WriteAllText(plan.LogConfigPath, LogConfig(plan.LogFile));
+                plans.Add(plan);
+            }
+        }
+        catch (PrerequisiteException)
+        {
+            DeleteDirectory(dataDirectory);
+            throw;
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
@@ -151,29 +214,110 @@ public sealed partial class EmbeddedKafkaBroker : IAsyncDisposable
                 $"The broker's data folder '{dataDirectory}' cannot be written ({ex.Message}): make the temporary folder writable or point TMPDIR at one that is.", ex);
         }
 
+        var launched = new List<Launched>(count);
+        try
+        {
+            foreach (var plan in plans) launched.Add(Launch(java, classPath, plan, clusterId, count, options, archive?.OptionFor(plan.NodeId)));
+        }
+        catch (PrerequisiteException)
+        {
+            await Task.WhenAll(launched.Select(l => StopAsync(l.Process, l.Plan.DataDirectory))).ConfigureAwait(false);
+            archive?.Complete(cleanExit: false);
+            DeleteDirectory(dataDirectory);
+            throw;
+        }
+
+        // Each JVM gives up after StartTimeout itself and says why; the margin lets that line arrive first.
+        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        timeout.CancelAfter(options.StartTimeout + TimeSpan.FromSeconds(10));
+        var versions = new string[count];
+        Launched? failed = null;
+        Exception? failure = null;
+        var pending = launched.Select(l => l.Ready).ToList();
+        while (pending.Count > 0)
+        {
+            Task<string> done;
+            try
+            {
+                done = await Task.WhenAny(pending).WaitAsync(timeout.Token).ConfigureAwait(false);
+            }
+            catch (OperationCanceledException ex)
+            {
+                failure = ex;
+                failed = launched.FirstOrDefault(l => !l.Ready.IsCompletedSuccessfully) ?? launched[0];
+                break;
+            }
+            pending.Remove(done);
+            var node = launched.First(l => l.Ready == done);
+            if (done.IsCompletedSuccessfully)
+            {
+                versions[node.Plan.NodeId - 1] = done.Result;
+                continue;
+            }
+            failure = done.Exception?.InnerException ?? new BrokerStartException("the broker JVM failed");
+            failed = node;
+            break;
+        }
+        if (failed is not null)
+        {
+            var log = ReadLog(failed.Plan.LogFile);
+            // Read before the folders go: any node that could not bind makes the whole cluster start again on new ports.
+            bool portInUse = launched.Any(l => ReadLog(l.Plan.LogFile).Any(line => line.Contains("Address already in use", StringComparison.Ordinal)));
+            await Task.WhenAll(launched.Select(l => StopAsync(l.Process, l.Plan.DataDirectory))).ConfigureAwait(false);
+            archive?.Complete(cleanExit: false);
+            DeleteDirectory(dataDirectory);
+            cancellationToken.ThrowIfCancellationRequested();
+            var reason = failure is BrokerStartException ? failure.Message : $"it did not answer within {options.StartTimeout.TotalSeconds:0.#} s";
+            // The cause is usually the broker's first error, far above the tail of shutdown noise.
+            var firstError = log.FirstOrDefault(l => l.Contains(" ERROR ", StringComparison.Ordinal) || l.Contains(" FATAL ", StringComparison.Ordinal));
+            if (firstError is not null) reason += "; its first error: " + Shorten(firstError);
+            string which = count == 1 ? "broker" : $"cluster ({count} nodes; node {failed.Plan.NodeId} says)";
+            throw new BrokerStartException(
+                $"The embedded Kafka {which} ({jars.KafkaVersion}, from {jars.Origin}) did not start: {reason}"
+                + Section("broker log", [.. log.TakeLast(LogTailLines)]) + Section("JVM output", failed.Output.Lines()), failure!)
+            {
+                PortInUse = portInUse,
+            };
+        }
+
+        var nodes = launched.Select(l => new EmbeddedBrokerNode(l.Plan.NodeId, l.Plan.NodeId <= controllers, l.Process, l.Plan.BootstrapServer,
+            l.Plan.DataDirectory, l.Plan.Config)).ToList();
+        return new EmbeddedKafkaBroker(nodes, versions[0], dataDirectory, jars, Stopwatch.GetElapsedTime(started), options.CrashLogPath, archive,
+            clientSecurity);
+    }
+
+    private static Launched Launch(string java, string classPath, NodePlan plan, string clusterId, int brokers, EmbeddedKafkaBrokerOptions options,
+        string? classArchiveOption)
+    {
         var start = new ProcessStartInfo(java)
         {
             UseShellExecute = false,
             RedirectStandardInput = true,
             RedirectStandardOutput = true,
             RedirectStandardError = true,
-            WorkingDirectory = dataDirectory,
+            WorkingDirectory = plan.DataDirectory,
         };
+        foreach (var name in References.ToolProcess.SecretVariables) start.Environment.Remove(name);
         string heap = options.HeapMegabytes.ToString(CultureInfo.InvariantCulture) + "m";
+        // Startup only: classes load from the shared archive (see BrokerClassArchive); the JVM starts without it if unusable.
+        if (classArchiveOption is not null) start.ArgumentList.Add(classArchiveOption);
         foreach (var argument in new[]
         {
             "-Xms" + heap, "-Xmx" + heap,
             // Kafka's own start script's JVM settings, so the broker performs as users run it.
             "-server", "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20", "-XX:InitiatingHeapOccupancyPercent=35",
             "-XX:+ExplicitGCInvokesConcurrent", "-Djava.awt.headless=true",
-            "-Dlog4j2.configurationFile=" + logConfigPath,
+            "-Dlog4j2.configurationFile=" + plan.LogConfigPath,
             "-cp", classPath, MainClass,
-            configPath, NewClusterId(), dataDirectory, bootstrap,
+            plan.ConfigPath, clusterId, plan.DataDirectory, plan.ReadyAddress ?? plan.BootstrapServer,
             ((int)Math.Ceiling(options.StartTimeout.TotalSeconds)).ToString(CultureInfo.InvariantCulture),
+            brokers.ToString(CultureInfo.InvariantCulture), brokers == 1 ? "standalone" : "static",
         })
         {
             start.ArgumentList.Add(argument);
         }
+        // SCRAM users are written into the metadata when the storage is formatted: the file's path, never the password.
+        if (plan.ScramFile is not null) start.ArgumentList.Add(plan.ScramFile);
 
         var ready = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
         var output = new OutputTail(LogTailLines);
@@ -196,60 +340,67 @@ public sealed partial class EmbeddedKafkaBroker : IAsyncDisposable
         catch (System.ComponentModel.Win32Exception ex)
         {
             process.Dispose();
-            DeleteDirectory(dataDirectory);
             throw new PrerequisiteException($"Java at '{java}' could not be started ({ex.Message}): install Java 17+ or set JAVA_HOME.", ex);
         }
         process.BeginOutputReadLine();
         process.BeginErrorReadLine();
-
-        // The JVM gives up after StartTimeout itself and says why; the margin lets that line arrive first.
-        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        timeout.CancelAfter(options.StartTimeout + TimeSpan.FromSeconds(10));
-        string version;
-        try
-        {
-            version = await ready.Task.WaitAsync(timeout.Token).ConfigureAwait(false);
-        }
-        catch (Exception ex) when (ex is BrokerStartException or OperationCanceledException)
-        {
-            var log = ReadLog(logFile);
-            await StopAsync(process, dataDirectory).ConfigureAwait(false);
-            cancellationToken.ThrowIfCancellationRequested();
-            var reason = ex is BrokerStartException ? ex.Message : $"it did not answer within {options.StartTimeout.TotalSeconds:0.#} s";
-            // The cause is usually the broker's first error, far above the tail of shutdown noise.
-            var firstError = log.FirstOrDefault(l => l.Contains(" ERROR ", StringComparison.Ordinal) || l.Contains(" FATAL ", StringComparison.Ordinal));
-            if (firstError is not null) reason += "; its first error: " + Shorten(firstError);
-            throw new BrokerStartException(
-                $"The embedded Kafka broker ({jars.KafkaVersion}, from {jars.Origin}) did not start: {reason}"
-                + Section("broker log", [.. log.TakeLast(LogTailLines)]) + Section("JVM output", output.Lines()), ex)
-            {
-                PortInUse = log.Any(l => l.Contains("Address already in use", StringComparison.Ordinal)),
-            };
-        }
-
-        return new EmbeddedKafkaBroker(process, bootstrap, version, dataDirectory, config, jars, Stopwatch.GetElapsedTime(started), options.CrashLogPath);
+        return new Launched(plan, process, ready.Task, output);
     }
 
-    /// <summary>Completes when the broker JVM has ended, whatever the reason.</summary>
-    public Task Exited => _exited;
+    private sealed record NodePlan(int NodeId, string DataDirectory, string BootstrapServer, IReadOnlyDictionary<string, string> Config)
+    {
+        /// <summary>The plain internal listener the readiness check uses on a secured cluster.</summary>
+        public string? ReadyAddress { get; init; }
 
-    /// <summary>Completes when the broker JVM has ended by itself - killed, crashed, out of memory - before it was disposed,
-    /// saying how and where a copy of its log is; never completes for a broker that is disposed first.</summary>
+        /// <summary>The SCRAM user to create at format time, as <c>kafka-storage --add-scram</c> spells it.</summary>
+        public string? ScramFile { get; init; }
+
+        public string ConfigPath => Path.Combine(DataDirectory, "server.properties");
+
+        public string LogConfigPath => Path.Combine(DataDirectory, "log4j2.properties");
+
+        public string LogFile => Path.Combine(DataDirectory, "broker.log");
+    }
+
+    private sealed record Launched(NodePlan Plan, Process Process, Task<string> Ready, OutputTail Output);
+
+    /// <summary>Completes when every node's JVM has ended, whatever the reason.</summary>
+    public Task Exited { get; }
+
+    /// <summary>Completes when the cluster can no longer serve because nodes ended by themselves - killed, crashed, out of
+    /// memory - before it was disposed: the single node of a one-node cluster, a majority of the controllers, or every
+    /// broker. It says how and where a copy of the log is; it never completes for a cluster that is disposed first.</summary>
     public Task<BrokerExit> UnexpectedExit => _unexpectedExit.Task;
 
-    private void OnExited()
+    private void OnExited(EmbeddedBrokerNode node)
     {
         if (Volatile.Read(ref _disposed) != 0) return;
         string how;
         try
         {
-            how = DescribeExit(_process.ExitCode);
+            how = DescribeExit(node.ExitCode);
         }
         catch (InvalidOperationException)
         {
             how = "ended";
         }
-        _unexpectedExit.TrySetResult(new BrokerExit($"the embedded broker exited ({how})", KeepLog()));
+        var log = KeepLog(node);
+        if (Nodes.Count == 1)
+        {
+            _unexpectedExit.TrySetResult(new BrokerExit($"the embedded broker exited ({how})", log));
+            return;
+        }
+        var exit = new BrokerExit($"node {node.NodeId} of the embedded cluster exited ({how})", log);
+        int controllersGone = Nodes.Count(n => n.IsController && n.Exited.IsCompleted);
+        if (controllersGone > Controllers / 2 || Nodes.All(n => n.Exited.IsCompleted))
+        {
+            _unexpectedExit.TrySetResult(exit with
+            {
+                What = $"{exit.What}; {controllersGone} of its {Controllers} controllers are gone, so it cannot serve",
+            });
+            return;
+        }
+        NodeExited?.Invoke(node, exit);
     }
 
     /// <summary>How a process ended, from its exit code (a process killed by signal N reports 128 + N).</summary>
@@ -270,18 +421,21 @@ public sealed partial class EmbeddedKafkaBroker : IAsyncDisposable
         _ => $"exit code {exitCode}",
     };
 
-    /// <summary>Copies the log out of the data folder, which goes when the broker is disposed: to the path asked for, else
-    /// (a folder that cannot be written) to the temporary folder.</summary>
-    private string? KeepLog()
+    /// <summary>Copies a node's log out of the data folder, which goes when the cluster is disposed: to the path asked for
+    /// (with the node's id for a cluster), else (a folder that cannot be written) to the temporary folder.</summary>
+    private string? KeepLog(EmbeddedBrokerNode node)
     {
-        var fallback = Path.Combine(Path.GetTempPath(), $"kafkaperf-broker-{ProcessId}.log");
-        foreach (var target in _crashLogPath is null ? [fallback] : new[] { _crashLogPath, fallback })
+        var fallback = Path.Combine(Path.GetTempPath(), $"kafkaperf-broker-{node.ProcessId}.log");
+        var asked = _crashLogPath is null || Nodes.Count == 1 ? _crashLogPath
+            : Path.Combine(Path.GetDirectoryName(_crashLogPath) ?? string.Empty,
+                $"{Path.GetFileNameWithoutExtension(_crashLogPath)}-node-{node.NodeId}{Path.GetExtension(_crashLogPath)}");
+        foreach (var target in asked is null ? [fallback] : new[] { asked, fallback })
         {
             try
             {
                 var folder = Path.GetDirectoryName(Path.GetFullPath(target));
                 if (folder is not null) Directory.CreateDirectory(folder);
-                File.Copy(LogFile, target, overwrite: false);
+                File.Copy(node.LogFile, target, overwrite: false);
                 return target;
             }
             catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
@@ -292,32 +446,39 @@ public sealed partial class EmbeddedKafkaBroker : IAsyncDisposable
         return null;
     }
 
-    /// <summary>Ends the broker JVM at once with SIGKILL and deletes its data folder, waiting at most a second, for a process
-    /// that is about to end itself: a stopped JVM (SIGSTOP) would not notice its owner is gone.</summary>
+    /// <summary>Ends one node's JVM at once with SIGKILL, as a crash would, and waits until it is gone; the cluster goes
+    /// on without it (a fault to inject). Its data folder stays until the cluster is disposed.</summary>
+    /// <param name="nodeId">The node's id, from 1.</param>
+    /// <exception cref="ArgumentOutOfRangeException">No node has that id.</exception>
+    public void KillNode(int nodeId)
+    {
+        if (nodeId < 1 || nodeId > Nodes.Count)
+            throw new ArgumentOutOfRangeException(nameof(nodeId), nodeId, $"The cluster has nodes 1 to {Nodes.Count}.");
+        Nodes[nodeId - 1].Kill();
+    }
+
+    /// <summary>Ends every node's JVM at once with SIGKILL and deletes the data folder, waiting at most a second per node,
+    /// for a process that is about to end itself: a stopped JVM (SIGSTOP) would not notice its owner is gone.</summary>
     public void Kill()
     {
         Interlocked.Exchange(ref _disposed, 1);
-        try
-        {
-            if (!_process.HasExited) _process.Kill(entireProcessTree: true);
-            _process.WaitForExit(1000);
-        }
-        catch (Exception ex) when (ex is InvalidOperationException or System.ComponentModel.Win32Exception or AggregateException)
-        {
-            // Gone already.
-        }
+        foreach (var node in Nodes) node.Kill();
+        _classArchive?.Complete(cleanExit: false);
         DeleteDirectory(DataDirectory);
     }
 
-    /// <summary>Stops the broker (the JVM deletes its data and halts) and deletes what is left of the data folder.</summary>
-    /// <returns>A task that completes when the JVM is gone.</returns>
+    /// <summary>Stops every node (each JVM deletes its data and halts) and deletes what is left of the data folder.</summary>
+    /// <returns>A task that completes when every JVM is gone.</returns>
     public async ValueTask DisposeAsync()
     {
         if (Interlocked.Exchange(ref _disposed, 1) != 0) return;
-        await StopAsync(_process, DataDirectory).ConfigureAwait(false);
+        bool firstWasRunning = !Nodes[0].Exited.IsCompleted;
+        await Task.WhenAll(Nodes.Select(n => StopAsync(n.Process, n.DataDirectory))).ConfigureAwait(false);
+        _classArchive?.Complete(cleanExit: firstWasRunning);
+        DeleteDirectory(DataDirectory);
     }
 
-    private static async Task StopAsync(Process process, string dataDirectory)
+    internal static async Task StopAsync(Process process, string dataDirectory)
     {
         try
         {
@@ -381,14 +542,28 @@ public sealed partial class EmbeddedKafkaBroker : IAsyncDisposable
         }
     }
 
-    private static Dictionary<string, string> ServerConfig(string dataDirectory, int port, int controllerPort, IReadOnlyDictionary<string, string> extra)
+    /// <summary>One node's <c>server.properties</c>.</summary>
+    /// <param name="dataDirectory">The node's folder.</param>
+    /// <param name="nodeId">Its id, from 1.</param>
+    /// <param name="brokers">How many nodes the cluster has.</param>
+    /// <param name="port">Its client port.</param>
+    /// <param name="controllerPort">Its controller port (unused by a broker-only node).</param>
+    /// <param name="voters">The static quorum (<c>id@host:port,…</c>) of a cluster; <see langword="null"/> for one node.</param>
+    /// <param name="extra">Settings that add to or replace these.</param>
+    /// <returns>The settings.</returns>
+    /// <param name="listener">A secured client listener, or <see langword="null"/> for plain TCP.</param>
+    internal static Dictionary<string, string> ServerConfig(string dataDirectory, int nodeId, int brokers, int port, int controllerPort, string? voters,
+        IReadOnlyDictionary<string, string> extra, ListenerSecurity? listener = null)
     {
+        bool controller = nodeId <= ControllersFor(brokers);
+        // Internal topics replicate as production clusters do (3 where there are 3 nodes, at least 2 in sync).
+        string replicas = Math.Min(brokers, 3).ToString(CultureInfo.InvariantCulture);
+        string minInSync = Math.Min(brokers, 2).ToString(CultureInfo.InvariantCulture);
         var config = new Dictionary<string, string>(StringComparer.Ordinal)
         {
-            ["process.roles"] = "broker,controller",
-            ["node.id"] = "1",
-            ["controller.quorum.bootstrap.servers"] = $"127.0.0.1:{controllerPort}",
-            ["listeners"] = $"PLAINTEXT://127.0.0.1:{port},CONTROLLER://127.0.0.1:{controllerPort}",
+            ["process.roles"] = controller ? "broker,controller" : "broker",
+            ["node.id"] = nodeId.ToString(CultureInfo.InvariantCulture),
+            ["listeners"] = controller ? $"PLAINTEXT://127.0.0.1:{port},CONTROLLER://127.0.0.1:{controllerPort}" : $"PLAINTEXT://127.0.0.1:{port}",
             ["advertised.listeners"] = $"PLAINTEXT://127.0.0.1:{port}",
             ["controller.listener.names"] = "CONTROLLER",
             ["listener.security.protocol.map"] = "CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT",
@@ -397,18 +572,62 @@ public sealed partial class EmbeddedKafkaBroker : IAsyncDisposable
             ["num.partitions"] = "1",
             // Benchmarks create every topic themselves; a typo must fail, not create a topic silently.
             ["auto.create.topics.enable"] = "false",
-            ["offsets.topic.replication.factor"] = "1",
-            // One node: one partition of consumer offsets keeps the group coordinator quick to load.
+            ["offsets.topic.replication.factor"] = replicas,
+            // One partition of consumer offsets keeps the group coordinator quick to load.
             ["offsets.topic.num.partitions"] = "1",
-            ["transaction.state.log.replication.factor"] = "1",
-            ["transaction.state.log.min.isr"] = "1",
-            ["share.coordinator.state.topic.replication.factor"] = "1",
-            ["share.coordinator.state.topic.min.isr"] = "1",
+            ["transaction.state.log.replication.factor"] = replicas,
+            ["transaction.state.log.min.isr"] = minInSync,
+            ["share.coordinator.state.topic.replication.factor"] = replicas,
+            ["share.coordinator.state.topic.min.isr"] = minInSync,
             // A lone consumer is assigned at once instead of after Kafka's default 3 s wait for more members.
             ["group.initial.rebalance.delay.ms"] = "0",
         };
+        if (voters is null) config["controller.quorum.bootstrap.servers"] = $"127.0.0.1:{controllerPort}";
+        else config["controller.quorum.voters"] = voters;
+        if (listener is not null) listener.Apply(config, port, controller ? controllerPort : null);
         foreach (var (key, value) in extra) config[key] = value;
         return config;
+    }
+
+    /// <summary>A secured client listener: clients reach <c>CLIENT</c> with the cluster's protocol; the brokers talk to one
+    /// another, and the readiness check to each of them, on a plain <c>INTERNAL</c> listener, and controllers on theirs.</summary>
+    internal sealed record ListenerSecurity(KafkaSecurity Security, int InternalPort, BrokerCertificates? Certificates)
+    {
+        public void Apply(Dictionary<string, string> config, int port, int? controllerPort)
+        {
+            string listeners = $"CLIENT://127.0.0.1:{port},INTERNAL://127.0.0.1:{InternalPort}";
+            config["listeners"] = controllerPort is { } c ? $"{listeners},CONTROLLER://127.0.0.1:{c}" : listeners;
+            config["advertised.listeners"] = listeners;
+            config["listener.security.protocol.map"] = $"CONTROLLER:PLAINTEXT,INTERNAL:PLAINTEXT,CLIENT:{Security.ProtocolName}";
+            config["inter.broker.listener.name"] = "INTERNAL";
+            if (Certificates is not null)
+            {
+                config["listener.name.client.ssl.keystore.type"] = "PKCS12";
+                config["listener.name.client.ssl.keystore.location"] = Certificates.KeystorePath;
+                config["listener.name.client.ssl.keystore.password"] = Certificates.StorePassword;
+                config["listener.name.client.ssl.key.password"] = Certificates.StorePassword;
+            }
+            if (Security.UsesSasl)
+            {
+                string mechanism = Security.MechanismName;
+                config["listener.name.client.sasl.enabled.mechanisms"] = mechanism;
+                config[$"listener.name.client.{mechanism.ToLowerInvariant()}.sasl.jaas.config"] = Security.Mechanism == SaslMechanism.Plain
+                    ? $"org.apache.kafka.common.security.plain.PlainLoginModule required user_{Security.Username}=\"{Security.RevealPassword()}\";"
+                    : "org.apache.kafka.common.security.scram.ScramLoginModule required;";
+            }
+        }
+    }
+
+    /// <summary>Java's properties format: a backslash escapes.</summary>
+    private static string PropertiesEscape(string value) => value.Replace("\\", "\\\\", StringComparison.Ordinal);
+
+    /// <summary>Writes a file that only this user can read: configurations may hold passwords.</summary>
+    private static void WritePrivate(string path, string text)
+    {
+        var options = new FileStreamOptions { Mode = FileMode.Create, Access = FileAccess.Write };
+        if (!OperatingSystem.IsWindows()) options.UnixCreateMode = UnixFileMode.UserRead | UnixFileMode.UserWrite;
+        using var writer = new StreamWriter(path, new System.Text.UTF8Encoding(false), options);
+        writer.Write(text);
     }
 
     private static string LogConfig(string logFile) =>
@@ -423,6 +642,8 @@ public sealed partial class EmbeddedKafkaBroker : IAsyncDisposable
         rootLogger.appenderRef.file.ref = file
         logger.kafka-request.name = kafka.request.logger
         logger.kafka-request.level = WARN
+        logger.readiness-admin.name = org.apache.kafka.clients.admin
+        logger.readiness-admin.level = WARN
         """;
 
     /// <summary>A Kafka cluster id: 16 random bytes in URL-safe base64 without padding, never starting with '-'.</summary>

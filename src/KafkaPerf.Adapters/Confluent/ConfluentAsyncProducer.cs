@@ -34,9 +34,9 @@ internal sealed class ConfluentAsyncProducer : IBenchProducer
     private ReadOnlyMemory<byte> _value;
     private byte[] _array = [];
 
-    public ConfluentAsyncProducer(ProducerSpec spec, IDeliverySink sink, string bootstrap, LibrdkafkaBinding binding, TimeSpan metadataTimeout, int window)
+    public ConfluentAsyncProducer(ProducerSpec spec, IDeliverySink sink, string bootstrap, KafkaSecurity security, LibrdkafkaBinding binding, TimeSpan metadataTimeout, int window)
     {
-        var settings = ConfluentSettings.Producer(bootstrap, spec.Settings, styleDefaults: true);
+        var settings = ConfluentSettings.Producer(bootstrap, spec.Settings, styleDefaults: true, security);
         _topic = spec.Topic;
         _cancellation = spec.Cancellation;
         _windowSize = window;

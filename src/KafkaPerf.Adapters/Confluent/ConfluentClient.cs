@@ -14,6 +14,7 @@ internal sealed class ConfluentClient : IBenchClient
     private static readonly TimeSpan MetadataPoll = TimeSpan.FromMilliseconds(20);
 
     private readonly string _bootstrap;
+    private readonly KafkaSecurity _security;
     private readonly LibrdkafkaBinding _binding;
     private readonly ConfluentClientOptions _options;
     private readonly IAdminClient _admin;
@@ -27,12 +28,14 @@ internal sealed class ConfluentClient : IBenchClient
         _name = name;
         _bootstrap = connection.BootstrapServers
             ?? throw new ArgumentException("The confluent client needs bootstrap servers.", nameof(connection));
+        _security = connection.Security;
         _binding = binding;
         _options = options;
-        _admin = BuildAdmin(_bootstrap);
+        var failure = new SecurityFailure();
+        _admin = BuildAdmin(_bootstrap, _security, failure);
         try
         {
-            Probe(_admin, _bootstrap, options.ConnectTimeout);
+            Probe(_admin, _bootstrap, _security, options.ConnectTimeout, failure);
         }
         catch
         {
@@ -63,10 +66,10 @@ internal sealed class ConfluentClient : IBenchClient
         var metadataTimeout = spec.StallTimeout < _options.MetadataTimeout ? spec.StallTimeout : _options.MetadataTimeout;
         return _style switch
         {
-            ConfluentStyle.Awaited => new ConfluentAsyncProducer(spec, sink, _bootstrap, _binding, metadataTimeout, window: 1),
-            ConfluentStyle.AsyncWindow => new ConfluentAsyncProducer(spec, sink, _bootstrap, _binding, metadataTimeout,
+            ConfluentStyle.Awaited => new ConfluentAsyncProducer(spec, sink, _bootstrap, _security, _binding, metadataTimeout, window: 1),
+            ConfluentStyle.AsyncWindow => new ConfluentAsyncProducer(spec, sink, _bootstrap, _security, _binding, metadataTimeout,
                 ConfluentAsyncProducer.Window(spec.Settings, _name, ConfluentAsyncProducer.DefaultWindow)),
-            _ => new ConfluentProducer(spec, sink, _bootstrap, _binding, metadataTimeout),
+            _ => new ConfluentProducer(spec, sink, _bootstrap, _security, _binding, metadataTimeout),
         };
     }
 
@@ -74,8 +77,8 @@ internal sealed class ConfluentClient : IBenchClient
     {
         ArgumentNullException.ThrowIfNull(spec);
         return _style == ConfluentStyle.RecordConsume
-            ? new ConfluentRecordConsumer(spec, _bootstrap, _binding)
-            : new ConfluentConsumer(spec, _bootstrap, _binding);
+            ? new ConfluentRecordConsumer(spec, _bootstrap, _security, _binding)
+            : new ConfluentConsumer(spec, _bootstrap, _security, _binding);
     }
 
     public async ValueTask CreateTopicAsync(TopicSpec topic, CancellationToken cancellationToken)
@@ -84,7 +87,11 @@ internal sealed class ConfluentClient : IBenchClient
         try
         {
             await _admin.CreateTopicsAsync(
-                [new TopicSpecification { Name = topic.Name, NumPartitions = topic.Partitions, ReplicationFactor = topic.ReplicationFactor }],
+                [new TopicSpecification
+                {
+                    Name = topic.Name, NumPartitions = topic.Partitions, ReplicationFactor = topic.ReplicationFactor,
+                    Configs = topic.Configs.ToDictionary(),
+                }],
                 new CreateTopicsOptions { RequestTimeout = _options.MetadataTimeout, OperationTimeout = _options.MetadataTimeout })
                 .WaitAsync(cancellationToken).ConfigureAwait(false);
         }
@@ -186,27 +193,77 @@ internal sealed class ConfluentClient : IBenchClient
     /// <param name="timeout">How long to try.</param>
     /// <returns>The number of brokers in the cluster.</returns>
     /// <exception cref="PrerequisiteException">No broker answered in time; one line says what to check.</exception>
-    internal static int Probe(string bootstrap, TimeSpan timeout)
+    internal static int Probe(string bootstrap, KafkaSecurity security, TimeSpan timeout)
     {
-        using var admin = BuildAdmin(bootstrap);
-        return Probe(admin, bootstrap, timeout);
+        var failure = new SecurityFailure();
+        using var admin = BuildAdmin(bootstrap, security, failure);
+        return Probe(admin, bootstrap, security, timeout, failure);
     }
 
-    private static int Probe(IAdminClient admin, string bootstrap, TimeSpan timeout)
+    /// <summary>Asks for metadata in short slices, so that a refused login or a failed TLS handshake - which librdkafka
+    /// reports as an error event and then retries for ever - ends the wait at once with its own line.</summary>
+    private static int Probe(IAdminClient admin, string bootstrap, KafkaSecurity security, TimeSpan timeout, SecurityFailure failure)
     {
-        try
+        long deadline = Deadline(timeout);
+        while (true)
         {
-            return admin.GetMetadata(timeout).Brokers.Count;
-        }
-        catch (KafkaException ex)
-        {
-            throw new PrerequisiteException(
-                $"No Kafka broker answered at '{bootstrap}' within {timeout.TotalSeconds:0.#} s ({ex.Error.Reason}): check --bootstrap, or leave it out to use the embedded broker.", ex);
+            try
+            {
+                return admin.GetMetadata(Min(Remaining(deadline), ProbeSlice)).Brokers.Count;
+            }
+            catch (KafkaException ex)
+            {
+                if (failure.Reason is { } reason) throw new PrerequisiteException(SecurityFailure.Line(bootstrap, security, reason), ex);
+                if (Stopwatch.GetTimestamp() < deadline) continue;
+                throw new PrerequisiteException(
+                    $"No Kafka broker answered at '{bootstrap}' within {timeout.TotalSeconds:0.#} s ({ex.Error.Reason}): check --bootstrap, or leave it out to use the embedded broker.", ex);
+            }
         }
     }
 
-    private static IAdminClient BuildAdmin(string bootstrap) =>
-        new AdminClientBuilder(ConfluentSettings.Admin(bootstrap)).SetLogHandler(static (_, _) => { }).Build();
+    private static readonly TimeSpan ProbeSlice = TimeSpan.FromSeconds(1);
+
+    private static TimeSpan Min(TimeSpan a, TimeSpan b) => a < b ? a : b;
+
+    private static IAdminClient BuildAdmin(string bootstrap, KafkaSecurity security, SecurityFailure? failure = null) =>
+        new AdminClientBuilder(ConfluentSettings.Admin(bootstrap, security))
+            // librdkafka says some of it only in its log (a disconnect while asking for API versions: "might be caused by
+            // incorrect security.protocol configuration"), not as an error event.
+            .SetLogHandler((_, log) => failure?.Observe(new Error(ErrorCode.Local_Transport, log.Message)))
+            .SetErrorHandler((_, error) => failure?.Observe(error))
+            .Build();
+
+    /// <summary>The first error that says the listener refused the client's security: a failed login, a TLS handshake
+    /// that failed, or a protocol the listener does not speak.</summary>
+    private sealed class SecurityFailure
+    {
+        private string? _reason;
+        private int _versionQueryDrops;
+
+        public string? Reason => Volatile.Read(ref _reason);
+
+        public void Observe(Error error)
+        {
+            bool security = error.Code is ErrorCode.Local_Authentication or ErrorCode.SaslAuthenticationFailed or ErrorCode.Local_Ssl
+                || error.Reason.Contains("SSL handshake", StringComparison.Ordinal) || error.Reason.Contains("SASL authentication", StringComparison.Ordinal)
+                || error.Reason.Contains("security.protocol", StringComparison.Ordinal);
+            // A listener of another protocol closes the connection at the client's first request (its API versions): once
+            // may be a broker going down, twice in a row is the protocol.
+            if (!security && error.Code == ErrorCode.Local_Transport && error.Reason.Contains("in state APIVERSION_QUERY", StringComparison.Ordinal))
+                security = Interlocked.Increment(ref _versionQueryDrops) >= 2;
+            if (security) Interlocked.CompareExchange(ref _reason, error.Reason, null);
+        }
+
+        public static string Line(string bootstrap, KafkaSecurity security, string reason)
+        {
+            if (reason.Contains("SASL authentication", StringComparison.OrdinalIgnoreCase) || reason.Contains("Authentication failed", StringComparison.OrdinalIgnoreCase))
+                return $"The Kafka cluster at '{bootstrap}' refused the {security.MechanismName} login of user '{security.Username}' ({reason}): "
+                    + "check the credentials (--sasl-credentials FILE, or KAFKAPERF_SASL_USERNAME and KAFKAPERF_SASL_PASSWORD) and --sasl-mechanism.";
+            if (security.UsesTls && (reason.Contains("certificate", StringComparison.OrdinalIgnoreCase) || reason.Contains("ssl.ca", StringComparison.OrdinalIgnoreCase)))
+                return $"The brokers at '{bootstrap}' show a certificate this client does not trust ({reason}): give the CA that signed it with --ssl-ca FILE (PEM).";
+            return $"The listener at '{bootstrap}' does not speak {security.ProtocolName} ({reason}): check --security against the listener's protocol.";
+        }
+    }
 
     /// <summary>Asks for a topic's metadata until it shows the topic with a leader for every partition (or its absence).</summary>
     /// <returns>The metadata that showed it.</returns>

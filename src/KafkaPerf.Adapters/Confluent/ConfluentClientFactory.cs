@@ -109,10 +109,11 @@ public sealed class ConfluentClientFactory(ConfluentClientOptions? options = nul
     /// <param name="timeout">How long to try.</param>
     /// <returns>The number of brokers in the cluster.</returns>
     /// <exception cref="PrerequisiteException">librdkafka is missing, or no broker answered in time.</exception>
-    public static int ProbeBroker(string bootstrap, TimeSpan timeout)
+    /// <param name="security">How to reach the listener; plain TCP when <see langword="null"/>.</param>
+    public static int ProbeBroker(string bootstrap, TimeSpan timeout, KafkaSecurity? security = null)
     {
         ConfluentNativeLibrary.EnsureLoaded();
-        return ConfluentClient.Probe(bootstrap, timeout);
+        return ConfluentClient.Probe(bootstrap, security ?? KafkaSecurity.Plaintext, timeout);
     }
 
     /// <summary>Asks a cluster for its metadata once, off the caller's thread.</summary>
@@ -120,11 +121,12 @@ public sealed class ConfluentClientFactory(ConfluentClientOptions? options = nul
     /// <param name="timeout">How long to wait for an answer.</param>
     /// <param name="cancellationToken">Stops waiting (the request itself ends at its timeout).</param>
     /// <returns><see langword="null"/> when it answered; otherwise librdkafka's reason.</returns>
-    public static async Task<string?> CheckReachableAsync(string bootstrap, TimeSpan timeout, CancellationToken cancellationToken)
+    /// <param name="security">How to reach the listener; plain TCP when <see langword="null"/>.</param>
+    public static async Task<string?> CheckReachableAsync(string bootstrap, TimeSpan timeout, CancellationToken cancellationToken, KafkaSecurity? security = null)
     {
         try
         {
-            await Task.Run(() => ProbeBroker(bootstrap, timeout), CancellationToken.None).WaitAsync(cancellationToken).ConfigureAwait(false);
+            await Task.Run(() => ProbeBroker(bootstrap, timeout, security), CancellationToken.None).WaitAsync(cancellationToken).ConfigureAwait(false);
             return null;
         }
         catch (PrerequisiteException ex) when (ex.InnerException is KafkaException kafka)

@@ -14,13 +14,13 @@ internal sealed class ConfluentConsumer : ConfluentPollingConsumer<Null>
 {
     private readonly RecordForwarder _forwarder;
 
-    public ConfluentConsumer(ConsumerSpec spec, string bootstrap, LibrdkafkaBinding binding)
-        : this(spec, bootstrap, binding, new RecordForwarder())
+    public ConfluentConsumer(ConsumerSpec spec, string bootstrap, KafkaSecurity security, LibrdkafkaBinding binding)
+        : this(spec, bootstrap, security, binding, new RecordForwarder())
     {
     }
 
-    private ConfluentConsumer(ConsumerSpec spec, string bootstrap, LibrdkafkaBinding binding, RecordForwarder forwarder)
-        : base(spec, binding, ConfluentSettings.Consumer(bootstrap, spec.GroupId, spec.Settings),
+    private ConfluentConsumer(ConsumerSpec spec, string bootstrap, KafkaSecurity security, LibrdkafkaBinding binding, RecordForwarder forwarder)
+        : base(spec, binding, ConfluentSettings.Consumer(bootstrap, spec.GroupId, spec.Settings, security: security),
             builder => builder.SetKeyDeserializer(forwarder).SetValueDeserializer(forwarder), "kafkaperf-confluent-poll")
     {
         _forwarder = forwarder;

@@ -25,9 +25,9 @@ internal sealed class ConfluentProducer : IBenchProducer
     private readonly CancellationToken _cancellation;
     private ReadOnlyMemory<byte> _value;
 
-    public ConfluentProducer(ProducerSpec spec, IDeliverySink sink, string bootstrap, LibrdkafkaBinding binding, TimeSpan metadataTimeout)
+    public ConfluentProducer(ProducerSpec spec, IDeliverySink sink, string bootstrap, KafkaSecurity security, LibrdkafkaBinding binding, TimeSpan metadataTimeout)
     {
-        var settings = ConfluentSettings.Producer(bootstrap, spec.Settings);
+        var settings = ConfluentSettings.Producer(bootstrap, spec.Settings, security: security);
         _topicPartition = new TopicPartition(spec.Topic, Partition.Any);
         _cancellation = spec.Cancellation;
         _onDelivery = report =>

@@ -8,8 +8,8 @@ namespace KafkaPerf.Adapters.Confluent;
 /// <c>ConsumeResult</c> per record, the key and value deserialized by Confluent.Kafka's own deserializers (the value a
 /// new <c>byte[]</c>), with Confluent.Kafka's default fields (topic, timestamp, headers) marshalled.
 /// </summary>
-internal sealed class ConfluentRecordConsumer(ConsumerSpec spec, string bootstrap, LibrdkafkaBinding binding)
-    : ConfluentPollingConsumer<byte[]>(spec, binding, ConfluentSettings.Consumer(bootstrap, spec.GroupId, spec.Settings, styleDefaults: true),
+internal sealed class ConfluentRecordConsumer(ConsumerSpec spec, string bootstrap, KafkaSecurity security, LibrdkafkaBinding binding)
+    : ConfluentPollingConsumer<byte[]>(spec, binding, ConfluentSettings.Consumer(bootstrap, spec.GroupId, spec.Settings, styleDefaults: true, security),
         static builder => builder, "kafkaperf-confluent-records-poll")
 {
     protected override void Consume(IConsumer<long, byte[]> consumer, IRecordSink sink)

@@ -13,9 +13,10 @@ internal static class ConfluentSettings
     /// <param name="settings">The variant's settings.</param>
     /// <param name="styleDefaults">For the API-style variants: Confluent.Kafka's own defaults for what a delivery report
     /// carries, as application code has them, and the variant's <c>window</c> key taken out (it is not librdkafka's).</param>
-    public static List<KeyValuePair<string, string>> Producer(string bootstrap, ClientSettings settings, bool styleDefaults = false)
+    /// <param name="security">How to reach the listener; plain TCP when <see langword="null"/>.</param>
+    public static List<KeyValuePair<string, string>> Producer(string bootstrap, ClientSettings settings, bool styleDefaults = false, KafkaSecurity? security = null)
     {
-        var config = Common(bootstrap, settings);
+        var config = Common(bootstrap, settings, security);
         if (settings.Acks is { } acks) config.Set("acks", acks.ToKafkaValue());
         if (settings.LingerMs is { } linger) config.Set("linger.ms", linger);
         if (settings.BatchSizeBytes is { } batch) config.Set("batch.size", batch);
@@ -36,9 +37,11 @@ internal static class ConfluentSettings
     /// <param name="settings">The variant's settings.</param>
     /// <param name="styleDefaults">For the API-style variants: Confluent.Kafka's own defaults for what a consume result
     /// carries (topic, timestamp, headers), as application code has them.</param>
-    public static List<KeyValuePair<string, string>> Consumer(string bootstrap, string groupId, ClientSettings settings, bool styleDefaults = false)
+    /// <param name="security">How to reach the listener; plain TCP when <see langword="null"/>.</param>
+    public static List<KeyValuePair<string, string>> Consumer(string bootstrap, string groupId, ClientSettings settings, bool styleDefaults = false,
+        KafkaSecurity? security = null)
     {
-        var config = Common(bootstrap, settings);
+        var config = Common(bootstrap, settings, security);
         if (settings.FetchMinBytes is { } fetchMin) config.Set("fetch.min.bytes", fetchMin);
         config.Set("group.id", groupId);
         config.Set("auto.offset.reset", "earliest");
@@ -56,12 +59,22 @@ internal static class ConfluentSettings
     /// <remarks>librdkafka builds an admin client as a producer, which asks brokers to auto-create any topic it requests
     /// metadata for: on a cluster with <c>auto.create.topics.enable=true</c> (Kafka's default) waiting for a deleted topic
     /// to disappear re-created it. Hence <c>allow.auto.create.topics=false</c>.</remarks>
-    public static List<KeyValuePair<string, string>> Admin(string bootstrap) =>
-        [new("bootstrap.servers", bootstrap), new("client.id", "kafkaperf-confluent-admin"), new("allow.auto.create.topics", "false")];
+    /// <remarks>No rebootstrap either: librdkafka 2.16.0 deadlocked in it (a broker thread blocked in
+    /// <c>rd_kafka_rebootstrap</c> → <c>rd_kafka_timer_start0</c>, a metadata request stuck past its timeout) when a
+    /// SASL_PLAINTEXT client kept failing against a TLS listener; the admin client's bootstrap list is the cluster's own.</remarks>
+    public static List<KeyValuePair<string, string>> Admin(string bootstrap, KafkaSecurity? security = null) =>
+        [new("bootstrap.servers", bootstrap), new("client.id", "kafkaperf-confluent-admin"), new("allow.auto.create.topics", "false"),
+            new("metadata.recovery.strategy", "none"), .. Security(security)];
 
-    private static List<KeyValuePair<string, string>> Common(string bootstrap, ClientSettings settings)
+    /// <summary>The listener's security in librdkafka's keys; nothing for plain TCP, so plaintext configurations stay as they were.</summary>
+    public static List<KeyValuePair<string, string>> Security(KafkaSecurity? security) =>
+        security is { IsSecured: true } ? security.LibrdkafkaProperties() : [];
+
+    private static List<KeyValuePair<string, string>> Common(string bootstrap, ClientSettings settings, KafkaSecurity? security)
     {
         var config = new List<KeyValuePair<string, string>> { new("bootstrap.servers", bootstrap), new("client.id", "kafkaperf-confluent") };
+        // Security comes before the knobs and overrides: -X confluent:ssl.endpoint.identification.algorithm=none and the like still apply.
+        config.AddRange(Security(security));
         if (settings.SendBufferBytes is { } send) config.Set("socket.send.buffer.bytes", send);
         if (settings.ReceiveBufferBytes is { } receive) config.Set("socket.receive.buffer.bytes", receive);
         return config;

@@ -1,6 +1,7 @@
 using System.Reflection;
 using System.Runtime.InteropServices;
 using Confluent.Kafka;
+using KafkaPerf.Clients;
 
 namespace KafkaPerf.Adapters.Confluent;
 
@@ -18,8 +19,6 @@ internal static unsafe class LibrdkafkaConfigDump
         typeof(Handle).GetProperty("LibrdkafkaHandle", BindingFlags.NonPublic | BindingFlags.Instance);
 
     // Substrings of the names of the properties librdkafka marks sensitive: never written into a result.
-    private static readonly string[] SecretParts = ["password", "secret", "passphrase", "private.key", "key.pem", "sasl.oauthbearer.config", "ssl.key"];
-
     /// <summary>Dumps a client's configuration.</summary>
     /// <param name="binding">The loaded library.</param>
     /// <param name="settings">The settings the client was built with; <c>dotnet.*</c> keys (Confluent.Kafka's own) and
@@ -49,7 +48,7 @@ internal static unsafe class LibrdkafkaConfigDump
         {
             Fresh(api, settings, result);
         }
-        foreach (var (key, value) in settings) result.TryAdd(key, IsSecret(key) ? "***" : value);
+        foreach (var (key, value) in settings) result.TryAdd(key, KafkaSecurity.IsSecret(key) ? KafkaSecurity.Hidden : value);
         return result;
     }
 
@@ -174,7 +173,7 @@ internal static unsafe class LibrdkafkaConfigDump
                 var value = Marshal.PtrToStringUTF8((IntPtr)pairs[i + 1]) ?? string.Empty;
                 // Callback and pointer slots (socket_cb, default_topic_conf, …) are addresses, not settings.
                 if (key.EndsWith("_cb", StringComparison.Ordinal) || key is "default_topic_conf" or "opaque") continue;
-                into[key] = IsSecret(key) ? "***" : value;
+                into[key] = KafkaSecurity.IsSecret(key) ? KafkaSecurity.Hidden : value;
             }
         }
         finally
@@ -182,8 +181,6 @@ internal static unsafe class LibrdkafkaConfigDump
             free(pairs, count);
         }
     }
-
-    private static bool IsSecret(string key) => SecretParts.Any(part => key.Contains(part, StringComparison.OrdinalIgnoreCase));
 
     /// <summary>The librdkafka functions used here, from the loaded library.</summary>
     private readonly struct Api(IntPtr library)

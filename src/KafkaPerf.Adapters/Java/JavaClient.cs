@@ -18,6 +18,7 @@ internal sealed class JavaClient : IBenchClient, IRuntimeProbe
     private readonly string _bootstrap;
     private readonly JavaClientOptions _options;
     private readonly JavaStyle _style;
+    private readonly KafkaSecurity _security;
     private readonly IntPtr _admin;
     private bool _disposed;
 
@@ -28,17 +29,32 @@ internal sealed class JavaClient : IBenchClient, IRuntimeProbe
         _style = style;
         _bootstrap = connection.BootstrapServers
             ?? throw new ArgumentException("The Java clients need bootstrap servers.", nameof(connection));
+        _security = connection.Security;
         // Admin requests (topics created and deleted) answer within the plan's stall timeout or fail.
         var timeout = connection.StallTimeout < options.Timeout ? connection.StallTimeout : options.Timeout;
         using (var thread = runtime.Host.AttachCurrentThread("kafkaperf-java-admin"))
         {
             var env = thread.Env;
             var bootstrap = env.NewString(_bootstrap);
+            // Secrets cross into the JVM in memory only, as one "key=value" line per setting.
+            var security = env.NewString(string.Concat(JavaSettings.Security(_security).Select(p => $"{p.Key}={p.Value}\n")));
             try
             {
-                var local = env.NewObject(runtime.AdminClass, runtime.AdminInit, [JValue.Ref(bootstrap), JValue.Of((int)timeout.TotalMilliseconds)]);
+                var local = env.NewObject(runtime.AdminClass, runtime.AdminInit,
+                    [JValue.Ref(bootstrap), JValue.Of((int)timeout.TotalMilliseconds), JValue.Ref(security)]);
                 _admin = env.NewGlobalRef(local);
                 env.DeleteLocalRef(local);
+            }
+            catch (JavaException ex) when (ex.JavaClass.EndsWith("SaslAuthenticationException", StringComparison.Ordinal))
+            {
+                throw new PrerequisiteException(
+                    $"The Kafka cluster at '{_bootstrap}' refused the {_security.MechanismName} login of user '{_security.Username}' ({ex.JavaMessage}): "
+                    + "check the credentials (--sasl-credentials FILE, or KAFKAPERF_SASL_USERNAME and KAFKAPERF_SASL_PASSWORD) and --sasl-mechanism.", ex);
+            }
+            catch (JavaException ex) when (ex.JavaClass.EndsWith("SslAuthenticationException", StringComparison.Ordinal))
+            {
+                throw new PrerequisiteException(
+                    $"The TLS handshake of the Java client with '{_bootstrap}' failed ({ex.JavaMessage}): check --ssl-ca (PEM) and --security.", ex);
             }
             catch (JavaException ex)
             {
@@ -48,6 +64,7 @@ internal sealed class JavaClient : IBenchClient, IRuntimeProbe
             finally
             {
                 env.DeleteLocalRef(bootstrap);
+                env.DeleteLocalRef(security);
             }
         }
         var host = runtime.Host;
@@ -96,13 +113,13 @@ internal sealed class JavaClient : IBenchClient, IRuntimeProbe
     {
         ArgumentNullException.ThrowIfNull(spec);
         ArgumentNullException.ThrowIfNull(sink);
-        return new JavaProducer(_runtime, spec, sink, _bootstrap, _options, _style);
+        return new JavaProducer(_runtime, spec, sink, _bootstrap, _security, _options, _style);
     }
 
     public IBenchConsumer CreateConsumer(ConsumerSpec spec)
     {
         ArgumentNullException.ThrowIfNull(spec);
-        return new JavaConsumer(_runtime, spec, _bootstrap, _options.ConsumerBufferBytes, records: _style == JavaStyle.Records);
+        return new JavaConsumer(_runtime, spec, _bootstrap, _security, _options.ConsumerBufferBytes, records: _style == JavaStyle.Records);
     }
 
     public ValueTask CreateTopicAsync(TopicSpec topic, CancellationToken cancellationToken)
@@ -112,8 +129,20 @@ internal sealed class JavaClient : IBenchClient, IRuntimeProbe
         {
             try
             {
-                OnAdminThread((env, name) => env.CallVoid(_admin, _runtime.AdminCreate,
-                    [JValue.Ref(name), JValue.Of(topic.Partitions), JValue.Of(topic.ReplicationFactor)]), topic.Name, cancellationToken);
+                // The topic's settings travel as one "key=value\n…" string: one argument instead of a Java map built through JNI.
+                var configs = string.Concat(topic.Configs.Select(c => $"{c.Key}={c.Value}\n"));
+                OnAdminThread((env, name) =>
+                {
+                    var text = env.NewString(configs);
+                    try
+                    {
+                        env.CallVoid(_admin, _runtime.AdminCreate, [JValue.Ref(name), JValue.Of(topic.Partitions), JValue.Of(topic.ReplicationFactor), JValue.Ref(text)]);
+                    }
+                    finally
+                    {
+                        env.DeleteLocalRef(text);
+                    }
+                }, topic.Name, cancellationToken);
             }
             catch (JavaException ex) when (ex.Is(TopicExists))
             {

@@ -31,14 +31,14 @@ internal sealed unsafe class JavaConsumer : IBenchConsumer
     private readonly bool _records;
     private bool _disposed;
 
-    public JavaConsumer(JavaRuntime runtime, ConsumerSpec spec, string bootstrap, int bufferBytes, bool records = false)
+    public JavaConsumer(JavaRuntime runtime, ConsumerSpec spec, string bootstrap, KafkaSecurity security, int bufferBytes, bool records = false)
     {
         _runtime = runtime;
         _records = records;
         PrefetchEnabled = spec.UsePrefetch;
         _cancellation = spec.Cancellation;
         _closeTimeoutMs = (long)spec.StallTimeout.TotalMilliseconds;
-        var settings = JavaSettings.Flatten(JavaSettings.Consumer(bootstrap, spec.GroupId, spec.Settings));
+        var settings = JavaSettings.Flatten(JavaSettings.Consumer(bootstrap, spec.GroupId, spec.Settings, security));
         _sinkHandle = JavaRuntime.NewSinkHandle(_box);
         using var thread = runtime.Host.AttachCurrentThread("kafkaperf-java-consumer-setup");
         var env = thread.Env;

@@ -41,14 +41,14 @@ internal sealed unsafe class JavaProducer : IBenchProducer
     private bool _closed;
     private bool _unfinished;
 
-    public JavaProducer(JavaRuntime runtime, ProducerSpec spec, IDeliverySink sink, string bootstrap, JavaClientOptions options, JavaStyle style)
+    public JavaProducer(JavaRuntime runtime, ProducerSpec spec, IDeliverySink sink, string bootstrap, KafkaSecurity security, JavaClientOptions options, JavaStyle style)
     {
         _runtime = runtime;
         bool batched = style == JavaStyle.Batched;
         _batched = batched;
         _records = style == JavaStyle.Records;
         _batchRecords = options.BatchRecords;
-        var settings = JavaSettings.Flatten(JavaSettings.Producer(bootstrap, spec.Settings));
+        var settings = JavaSettings.Flatten(JavaSettings.Producer(bootstrap, spec.Settings, security));
         _thread = runtime.Host.AttachCurrentThread("kafkaperf-" + JavaClientFactory.NameOf(style) + "-send");
         _env = _thread.Env;
         _sinkHandle = JavaRuntime.NewSinkHandle(sink);

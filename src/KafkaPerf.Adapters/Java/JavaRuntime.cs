@@ -62,8 +62,8 @@ internal sealed unsafe class JavaRuntime
         StatsHeapUsed = env.GetStaticMethodId(StatsClass, "heapUsed", "()J");
 
         AdminClass = env.FindClassGlobal("kafkaperf/client/BenchAdmin");
-        AdminInit = env.GetMethodId(AdminClass, "<init>", "(Ljava/lang/String;I)V");
-        AdminCreate = env.GetMethodId(AdminClass, "createTopic", "(Ljava/lang/String;IS)V");
+        AdminInit = env.GetMethodId(AdminClass, "<init>", "(Ljava/lang/String;ILjava/lang/String;)V");
+        AdminCreate = env.GetMethodId(AdminClass, "createTopic", "(Ljava/lang/String;ISLjava/lang/String;)V");
         AdminDelete = env.GetMethodId(AdminClass, "deleteTopic", "(Ljava/lang/String;)V");
         AdminClose = env.GetMethodId(AdminClass, "close", "(J)V");
 
@@ -192,7 +192,7 @@ internal sealed unsafe class JavaRuntime
             var flat = env.GetStringArray(result);
             env.DeleteLocalRef(result);
             var config = new Dictionary<string, string>(StringComparer.Ordinal);
-            for (int i = 0; i + 1 < flat.Length; i += 2) config[flat[i]!] = flat[i + 1] ?? "null";
+            for (int i = 0; i + 1 < flat.Length; i += 2) config[flat[i]!] = KafkaSecurity.IsSecret(flat[i]!) ? KafkaSecurity.Hidden : flat[i + 1] ?? "null";
             return config;
         }
         finally

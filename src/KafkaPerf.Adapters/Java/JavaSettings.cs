@@ -10,9 +10,9 @@ namespace KafkaPerf.Adapters.Java;
 internal static class JavaSettings
 {
     /// <summary>Producer settings, in the order they apply.</summary>
-    public static List<KeyValuePair<string, string>> Producer(string bootstrap, ClientSettings settings)
+    public static List<KeyValuePair<string, string>> Producer(string bootstrap, ClientSettings settings, KafkaSecurity? security = null)
     {
-        var config = Common(bootstrap, settings);
+        var config = Common(bootstrap, settings, security);
         if (settings.Acks is { } acks) config.Set("acks", acks.ToKafkaValue());
         if (settings.LingerMs is { } linger) config.Set("linger.ms", linger);
         if (settings.BatchSizeBytes is { } batch) config.Set("batch.size", batch);
@@ -25,9 +25,9 @@ internal static class JavaSettings
     }
 
     /// <summary>Consumer settings, in the order they apply.</summary>
-    public static List<KeyValuePair<string, string>> Consumer(string bootstrap, string groupId, ClientSettings settings)
+    public static List<KeyValuePair<string, string>> Consumer(string bootstrap, string groupId, ClientSettings settings, KafkaSecurity? security = null)
     {
-        var config = Common(bootstrap, settings);
+        var config = Common(bootstrap, settings, security);
         if (settings.FetchMinBytes is { } fetchMin) config.Set("fetch.min.bytes", fetchMin);
         config.Set("group.id", groupId);
         config.Set("auto.offset.reset", "earliest");
@@ -38,9 +38,14 @@ internal static class JavaSettings
     /// <summary>Flattens settings into <c>key, value, key, value, …</c> for the Java side.</summary>
     public static string[] Flatten(List<KeyValuePair<string, string>> config) => [.. config.SelectMany(pair => new[] { pair.Key, pair.Value })];
 
-    private static List<KeyValuePair<string, string>> Common(string bootstrap, ClientSettings settings)
+    /// <summary>The listener's security in the Java client's keys; nothing for plain TCP.</summary>
+    public static List<KeyValuePair<string, string>> Security(KafkaSecurity? security) =>
+        security is { IsSecured: true } ? security.JavaProperties() : [];
+
+    private static List<KeyValuePair<string, string>> Common(string bootstrap, ClientSettings settings, KafkaSecurity? security)
     {
         var config = new List<KeyValuePair<string, string>> { new("bootstrap.servers", bootstrap), new("client.id", "kafkaperf-java") };
+        config.AddRange(Security(security));
         if (settings.SendBufferBytes is { } send) config.Set("send.buffer.bytes", send);
         if (settings.ReceiveBufferBytes is { } receive) config.Set("receive.buffer.bytes", receive);
         return config;

@@ -132,6 +132,7 @@ internal sealed class KafkaToolsClient : ReferenceClient
         arguments.AddRange(["--bootstrap-server", Bootstrap, "--topic", context.Topic, "--group", context.GroupId,
             "--num-records", context.MessageCount.ToString(CultureInfo.InvariantCulture),
             "--timeout", ((long)context.StallTimeout.TotalMilliseconds).ToString(CultureInfo.InvariantCulture)]);
+        if (SecurityFile(JavaSettings.Security(Security), javaProperties: true) is { } securityFile) arguments.AddRange(["--consumer.config", securityFile]);
         foreach (var (key, value) in JavaSettings.Consumer(Bootstrap, context.GroupId, context.Settings).Where(p => p.Key is not ("bootstrap.servers" or "group.id")))
             arguments.AddRange(["--command-property", $"{key}={value}"]);
         var (output, error) = RunTool(arguments, context, cancellationToken);
@@ -162,6 +163,7 @@ internal sealed class KafkaToolsClient : ReferenceClient
             "--num-records", records.ToString(CultureInfo.InvariantCulture), "--throughput", "-1",
             "--payload-file", file, "--payload-delimiter", delimiter]);
         if (warmup > 0) arguments.AddRange(["--warmup-records", warmup.ToString(CultureInfo.InvariantCulture)]);
+        if (SecurityFile(JavaSettings.Security(Security), javaProperties: true) is { } securityFile) arguments.AddRange(["--producer.config", securityFile]);
         foreach (var (key, value) in JavaSettings.Producer(Bootstrap, context.Settings).Where(p => p.Key is not "bootstrap.servers"))
             arguments.AddRange(["--command-property", $"{key}={value}"]);
         return RunTool(arguments, context, cancellationToken, factor: 2);

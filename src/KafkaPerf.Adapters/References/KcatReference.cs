@@ -165,6 +165,7 @@ internal sealed class KcatClient(ClientConnection connection, KcatTool tool) : R
     {
         long assignedAt = 0;
         var arguments = new List<string> { "-C", "-b", Bootstrap, "-G", context.GroupId, "-c", context.MessageCount.ToString(CultureInfo.InvariantCulture), "-f", "x" };
+        if (SecurityFile(ConfluentSettings.Security(Security), javaProperties: false) is { } securityFile) arguments.AddRange(["-F", securityFile]);
         foreach (var (key, value) in ConsumerSettings(context)) arguments.AddRange(["-X", $"{key}={value}"]);
         arguments.Add(context.Topic);
         using var process = ToolProcess.Start(tool.Path, arguments, tool.Environment, line =>
@@ -208,6 +209,7 @@ internal sealed class KcatClient(ClientConnection connection, KcatTool tool) : R
         var payload = context.Payload.Span;
         var delimiter = Delimiter(payload);
         var arguments = new List<string> { "-P", "-b", Bootstrap, "-t", context.Topic, "-D", Escape(delimiter) };
+        if (SecurityFile(ConfluentSettings.Security(Security), javaProperties: false) is { } securityFile) arguments.AddRange(["-F", securityFile]);
         foreach (var (key, value) in ProducerSettings(context)) arguments.AddRange(["-X", $"{key}={value}"]);
         int unit = payload.Length + delimiter.Length;
         int perChunk = (int)Math.Clamp(WriteChunkBytes / unit, 1, context.MessageCount);

@@ -17,11 +17,44 @@ internal abstract class ReferenceClient : IReferenceClient
         ArgumentNullException.ThrowIfNull(connection);
         Bootstrap = connection.BootstrapServers
             ?? throw new ArgumentException("A reference tool needs bootstrap servers.", nameof(connection));
+        Security = connection.Security;
         _topics = new ConfluentClient(connection, ConfluentNativeLibrary.EnsureLoaded(), new ConfluentClientOptions());
     }
 
     /// <summary>The cluster's bootstrap servers.</summary>
     protected string Bootstrap { get; }
+
+    /// <summary>How the tool reaches the listener.</summary>
+    protected KafkaSecurity Security { get; }
+
+    private string? _securityFolder;
+
+    /// <summary>The listener's security as a properties file that only this user can read, for a tool's <c>-F</c> or
+    /// <c>--producer.config</c>: a password on a command line would show in every process list. Written once, deleted
+    /// with the client; <see langword="null"/> for plain TCP.</summary>
+    /// <param name="properties">The tool's own keys for the security.</param>
+    /// <param name="javaProperties">Whether the tool reads Java's properties format, where a backslash escapes (kcat takes
+    /// each line as it is).</param>
+    protected string? SecurityFile(IReadOnlyList<KeyValuePair<string, string>> properties, bool javaProperties)
+    {
+        if (!Security.IsSecured) return null;
+        if (_securityFolder is null)
+        {
+            var folder = Directory.CreateTempSubdirectory("kafkaperf-security-").FullName;
+            if (!OperatingSystem.IsWindows()) File.SetUnixFileMode(folder, UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute);
+            _securityFolder = folder;
+        }
+        var path = Path.Combine(_securityFolder, javaProperties ? "client.properties" : "client.conf");
+        if (!File.Exists(path))
+        {
+            var options = new FileStreamOptions { Mode = FileMode.CreateNew, Access = FileAccess.Write };
+            if (!OperatingSystem.IsWindows()) options.UnixCreateMode = UnixFileMode.UserRead | UnixFileMode.UserWrite;
+            using var writer = new StreamWriter(path, new System.Text.UTF8Encoding(false), options);
+            foreach (var (key, value) in properties)
+                writer.Write($"{key}={(javaProperties ? value.Replace("\\", "\\\\", StringComparison.Ordinal) : value)}\n");
+        }
+        return path;
+    }
 
     public abstract string Name { get; }
 
@@ -105,5 +138,19 @@ internal abstract class ReferenceClient : IReferenceClient
         };
     }
 
-    public virtual ValueTask DisposeAsync() => _topics.DisposeAsync();
+    public virtual async ValueTask DisposeAsync()
+    {
+        await _topics.DisposeAsync().ConfigureAwait(false);
+        if (_securityFolder is not null)
+        {
+            try
+            {
+                Directory.Delete(_securityFolder, recursive: true);
+            }
+            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+            {
+                // Only this user can read it; the temporary folder's cleaning takes it otherwise.
+            }
+        }
+    }
 }

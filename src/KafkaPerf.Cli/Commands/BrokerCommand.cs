@@ -1,23 +1,32 @@
 using System.CommandLine;
 using KafkaPerf.Adapters;
 using KafkaPerf.Adapters.Broker;
+using KafkaPerf.Clients;
+using KafkaPerf.Running;
 
 namespace KafkaPerf.Cli.Commands;
 
-/// <summary><c>broker</c>: starts the embedded broker, prints its bootstrap address and runs until Ctrl+C.</summary>
+/// <summary><c>broker</c>: starts the embedded broker (or cluster), prints its bootstrap addresses and runs until Ctrl+C.</summary>
 /// <param name="defaults">The broker options that flags adjust.</param>
 /// <param name="shutdown">Ctrl+C and SIGTERM.</param>
 internal sealed class BrokerCommand(EmbeddedKafkaBrokerOptions defaults, Shutdown shutdown)
 {
     private static readonly Option<int> Heap = new("--broker-heap")
     {
-        Description = "Java heap of the broker, in MB.",
+        Description = "Java heap of each broker, in MB.",
         DefaultValueFactory = _ => EmbeddedKafkaBrokerOptions.DefaultHeapMegabytes,
+    };
+
+    private static readonly Option<int> Brokers = new("--brokers")
+    {
+        Description = $"Brokers of the cluster (1 to {EmbeddedKafkaBrokerOptions.MaxBrokers}), each a JVM on loopback; the first 3 are controllers too.",
+        DefaultValueFactory = _ => 1,
     };
 
     public Command Build()
     {
-        var command = new Command("broker", "Start the embedded Kafka broker, print its bootstrap address (stdout) and run until Ctrl+C.") { Heap };
+        var command = new Command("broker", "Start the embedded Kafka broker (or a cluster with --brokers), print its bootstrap address (stdout) and run until Ctrl+C.") { Heap, Brokers };
+        foreach (var option in SecurityOptions.All) command.Options.Add(option);
         command.SetAction((parse, ct) => ExecuteAsync(parse, shutdown.Token));
         return command;
     }
@@ -27,9 +36,21 @@ internal sealed class BrokerCommand(EmbeddedKafkaBrokerOptions defaults, Shutdow
         EmbeddedKafkaBroker broker;
         try
         {
-            var options = defaults with { HeapMegabytes = parse.GetValue(Heap) };
+            // Stopped by Ctrl+C within the grace of a few seconds: no time to write the class archive on the way out.
+            var options = defaults with { HeapMegabytes = parse.GetValue(Heap), Brokers = parse.GetValue(Brokers), WriteClassArchive = false };
+            if (options.Brokers is < 1 or > EmbeddedKafkaBrokerOptions.MaxBrokers)
+                return Fail(ExitCodes.BadInput, $"--brokers {options.Brokers} is out of range: the embedded cluster has 1 to {EmbeddedKafkaBrokerOptions.MaxBrokers} brokers (3 is a replicated cluster).");
+            options = options with { Security = SecurityOptions.Read(parse, embedded: true) };
             options.Validate();
             broker = await EmbeddedKafkaBroker.StartAsync(options, cancellationToken);
+        }
+        catch (PlanValidationException ex)
+        {
+            return CliErrors.Fail(ExitCodes.BadInput, ex.Message, ex);
+        }
+        catch (ArgumentException ex) when (ex is not ArgumentOutOfRangeException)
+        {
+            return Fail(ExitCodes.BadInput, $"{ex.Message.Split(" (Parameter")[0]} Change the credentials (--sasl-credentials or {SecurityOptions.UsernameVariable}/{SecurityOptions.PasswordVariable}).");
         }
         catch (ArgumentOutOfRangeException ex)
         {
@@ -53,16 +74,55 @@ internal sealed class BrokerCommand(EmbeddedKafkaBrokerOptions defaults, Shutdow
         {
             Console.Out.WriteLine(broker.BootstrapServers);
             Console.Out.Flush();
-            Console.Error.WriteLine(
-                $"kafkaperf: embedded Kafka {broker.KafkaVersion} broker at {broker.BootstrapServers}, ready in {broker.StartupTime.TotalSeconds:0.0} s "
-                + $"(pid {broker.ProcessId}, log {broker.LogFile}). Ctrl+C stops it and deletes its data.");
-            // Ctrl+C or SIGTERM is the normal way to stop; a broker that ends by itself is a failure.
+            if (broker.Nodes.Count == 1)
+            {
+                Console.Error.WriteLine(
+                    $"kafkaperf: embedded Kafka {broker.KafkaVersion} broker at {broker.BootstrapServers}, ready in {broker.StartupTime.TotalSeconds:0.0} s "
+                    + $"(pid {broker.ProcessId}, log {broker.LogFile}). Ctrl+C stops it and deletes its data.");
+            }
+            else
+            {
+                Console.Error.WriteLine(
+                    $"kafkaperf: embedded Kafka {broker.KafkaVersion} cluster of {broker.Nodes.Count} brokers ({broker.Controllers} of them controllers) "
+                    + $"at {broker.BootstrapServers}, ready in {broker.StartupTime.TotalSeconds:0.0} s. Ctrl+C stops it and deletes its data.");
+                foreach (var node in broker.Nodes)
+                    Console.Error.WriteLine($"kafkaperf:   node {node.NodeId} at {node.BootstrapServer} (pid {node.ProcessId}, log {node.LogFile})");
+                broker.NodeExited += (_, exit) => Console.Error.WriteLine($"kafkaperf: {exit.What}; the cluster goes on without it.");
+            }
+            if (broker.Security.IsSecured) DescribeSecurity(broker);
+            // Ctrl+C or SIGTERM is the normal way to stop; a cluster that can no longer serve is a failure.
             var stopped = Task.Delay(Timeout.Infinite, cancellationToken);
-            died = await Task.WhenAny(stopped, broker.Exited) == broker.Exited;
+            died = await Task.WhenAny(stopped, broker.UnexpectedExit) == broker.UnexpectedExit;
         }
-        if (died) return Fail(ExitCodes.BrokerFailed, "the broker JVM ended by itself; its data folder is deleted. Start it again, or look at the system's log (out of memory?).");
+        if (died)
+        {
+            return Fail(ExitCodes.BrokerFailed, broker.Nodes.Count == 1
+                ? "the broker JVM ended by itself; its data folder is deleted. Start it again, or look at the system's log (out of memory?)."
+                : $"{broker.UnexpectedExit.Result.What}; its data folders are deleted. Start it again, or look at the system's log (out of memory?).");
+        }
         Console.Error.WriteLine("kafkaperf: broker stopped, data deleted.");
         return ExitCodes.Success;
+    }
+
+    /// <summary>Says how to connect to a secured cluster, and writes the client settings - secrets included - into two
+    /// files only this user can read, deleted with the cluster: the password never appears on the terminal.</summary>
+    private static void DescribeSecurity(EmbeddedKafkaBroker broker)
+    {
+        var security = broker.Security;
+        var java = Path.Combine(broker.DataDirectory, "client.properties");
+        var librdkafka = Path.Combine(broker.DataDirectory, "librdkafka.conf");
+        WritePrivate(java, security.JavaProperties());
+        WritePrivate(librdkafka, security.LibrdkafkaProperties());
+        Console.Error.WriteLine($"kafkaperf:   clients connect with {security}.");
+        Console.Error.WriteLine($"kafkaperf:   client settings, secrets included, readable by you only: {java} (Java clients, --producer.config) and {librdkafka} (librdkafka, kcat -F).");
+    }
+
+    private static void WritePrivate(string path, IEnumerable<KeyValuePair<string, string>> properties)
+    {
+        var options = new FileStreamOptions { Mode = FileMode.Create, Access = FileAccess.Write };
+        if (!OperatingSystem.IsWindows()) options.UnixCreateMode = UnixFileMode.UserRead | UnixFileMode.UserWrite;
+        using var writer = new StreamWriter(path, new System.Text.UTF8Encoding(false), options);
+        foreach (var (key, value) in properties) writer.Write($"{key}={value}\n");
     }
 
     private static int Fail(int exitCode, string message)

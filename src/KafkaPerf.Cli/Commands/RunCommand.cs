@@ -41,7 +41,10 @@ internal sealed class RunCommand
     private static readonly Option<string?> Bootstrap = new("--bootstrap") { Description = "An existing Kafka cluster (host:port,…); without it an embedded broker starts." };
     private static readonly Option<string?> Broker = new("--broker") { Description = "Where the broker comes from when --bootstrap names none: embedded (the default: KafkaPerf starts Apache Kafka as a child JVM) or testcontainers[:IMAGE] (a Kafka container through Testcontainers; apache/kafka:4.3.1 by default)." };
     private static readonly Option<string?> KafkaHome = new("--kafka-home") { Description = "An unpacked Apache Kafka distribution whose libs/ the embedded broker and the java clients use (as KAFKAPERF_KAFKA_HOME)." };
-    private static readonly Option<int> BrokerHeap = new("--broker-heap") { Description = "Java heap of the embedded broker, in MB.", DefaultValueFactory = _ => EmbeddedKafkaBrokerOptions.DefaultHeapMegabytes };
+    private static readonly Option<int> BrokerHeap = new("--broker-heap") { Description = "Java heap of each embedded broker, in MB.", DefaultValueFactory = _ => EmbeddedKafkaBrokerOptions.DefaultHeapMegabytes };
+    private static readonly Option<int> Brokers = new("--brokers") { Description = $"Brokers of the embedded cluster (1 to {EmbeddedKafkaBrokerOptions.MaxBrokers}), each a JVM on loopback; the first 3 are controllers too.", DefaultValueFactory = _ => 1 };
+    private static readonly Option<int?> ReplicationFactor = new("--replication-factor") { Description = "Replicas of each run's topic (default: the cluster's brokers, at most 3)." };
+    private static readonly Option<int?> MinInSyncReplicas = new("--min-insync-replicas") { Description = "min.insync.replicas of each run's topic (default: the broker's, 1)." };
     private static readonly Option<string?> Acks = new("--acks") { Description = "Producer acks to sweep: 0, 1, all (comma-separated)." };
     private static readonly Option<string?> LingerMs = new("--linger-ms") { Description = "linger.ms values to sweep." };
     private static readonly Option<string?> BatchSize = new("--batch-size") { Description = "batch.size values (bytes) to sweep." };
@@ -84,10 +87,11 @@ internal sealed class RunCommand
     {
         var command = new Command("run", "Run a benchmark matrix and print the comparison tables.")
         {
-            Clients, References, Scenarios, Sizes, Messages, Repeat, Rate, Duration, LoadWarmup, Interval, Producers, Consumers, Bootstrap, Broker, KafkaHome, BrokerHeap,
+            Clients, References, Scenarios, Sizes, Messages, Repeat, Rate, Duration, LoadWarmup, Interval, Producers, Consumers, Bootstrap, Broker, KafkaHome, BrokerHeap, Brokers, ReplicationFactor, MinInSyncReplicas,
             Acks, LingerMs, BatchSize, MaxInFlight, Compression, SendBuffer, ReceiveBuffer, FetchMinBytes, Partitions, Overrides,
             TopicPrefix, KeepTopics, Payload, UsePrefetch, Output, Format, Otel, Quiet, StallTimeout,
         };
+        foreach (var option in SecurityOptions.All) command.Options.Add(option);
         command.SetAction((parse, ct) => ExecuteAsync(parse, findRate: false, _shutdown.Token));
         return command;
     }
@@ -98,10 +102,11 @@ internal sealed class RunCommand
         var command = new Command("find-rate", "Find, per client and cell, the highest rate that holds a latency goal on response time (--slo p99<20ms).")
         {
             Slo, StartRate, MaxRate, Precision, MaxProbes,
-            Clients, Scenarios, Sizes, Repeat, Duration, LoadWarmup, Interval, Producers, Consumers, Bootstrap, Broker, KafkaHome, BrokerHeap,
+            Clients, Scenarios, Sizes, Repeat, Duration, LoadWarmup, Interval, Producers, Consumers, Bootstrap, Broker, KafkaHome, BrokerHeap, Brokers, ReplicationFactor, MinInSyncReplicas,
             Acks, LingerMs, BatchSize, MaxInFlight, Compression, SendBuffer, ReceiveBuffer, FetchMinBytes, Partitions, Overrides,
             TopicPrefix, KeepTopics, Payload, UsePrefetch, Output, Format, Otel, Quiet, StallTimeout,
         };
+        foreach (var option in SecurityOptions.All) command.Options.Add(option);
         command.SetAction((parse, ct) => ExecuteAsync(parse, findRate: true, _shutdown.Token));
         return command;
     }
@@ -126,7 +131,8 @@ internal sealed class RunCommand
         List<IResultExporter> exporters;
         OtelTargets otel;
         RateSearchOptions? search = null;
-        var brokerOptions = _brokerDefaults with { HeapMegabytes = parse.GetValue(BrokerHeap) };
+        KafkaSecurity security;
+        var brokerOptions = _brokerDefaults with { HeapMegabytes = parse.GetValue(BrokerHeap), Brokers = parse.GetValue(Brokers) };
         try
         {
             if (findRate) search = SearchOptions(parse);
@@ -140,8 +146,21 @@ internal sealed class RunCommand
             if (brokerOptions.HeapMegabytes < EmbeddedKafkaBrokerOptions.MinimumHeapMegabytes)
                 throw new PlanValidationException(
                     $"Broker heap {brokerOptions.HeapMegabytes} MB is too small: use --broker-heap {EmbeddedKafkaBrokerOptions.MinimumHeapMegabytes} or more.");
+            if (brokerOptions.Brokers is < 1 or > EmbeddedKafkaBrokerOptions.MaxBrokers)
+                throw new PlanValidationException(
+                    $"--brokers {brokerOptions.Brokers} is out of range: the embedded cluster has 1 to {EmbeddedKafkaBrokerOptions.MaxBrokers} brokers (3 is a replicated cluster).");
             if (parse.GetValue(Bootstrap) is { } servers && !IsBootstrapList(servers))
                 throw new PlanValidationException($"--bootstrap '{servers}' is not host:port[,host:port…]: give the address of a broker, e.g. --bootstrap localhost:9092.");
+            bool embedded = parse.GetValue(Bootstrap) is null && (parse.GetValue(Broker) is not { } b || b.Trim().Equals("embedded", StringComparison.OrdinalIgnoreCase));
+            security = SecurityOptions.Read(parse, embedded);
+            if (security.IsSecured && parse.GetValue(Bootstrap) is null && !embedded)
+                throw new PlanValidationException($"--security {KafkaSecurity.CliName(security.Protocol)} is for the embedded cluster or a --bootstrap cluster: a Testcontainers broker listens in plain TCP.");
+            brokerOptions = brokerOptions with { Security = embedded ? security : KafkaSecurity.Plaintext };
+            if (embedded) brokerOptions.Validate();
+        }
+        catch (ArgumentException ex) when (ex is not ArgumentOutOfRangeException && ex.ParamName == nameof(EmbeddedKafkaBrokerOptions.Security))
+        {
+            return BadInput($"{ex.Message.Split(" (Parameter")[0]} Change the credentials (--sasl-credentials or {SecurityOptions.UsernameVariable}/{SecurityOptions.PasswordVariable}).", ex);
         }
         catch (PlanValidationException ex)
         {
@@ -160,7 +179,7 @@ internal sealed class RunCommand
         {
             if (parse.GetValue(Broker) is not null)
                 return BadInput("--broker and --bootstrap both say where the broker is: give one (--bootstrap names an existing cluster).");
-            source = BrokerSource.Cluster(bootstrap);
+            source = BrokerSource.Cluster(bootstrap, security);
         }
         else if (parse.GetValue(Broker) is { } brokerText && !BrokerSource.TryParse(brokerText, brokerOptions, out source))
         {
@@ -168,6 +187,8 @@ internal sealed class RunCommand
         }
         if (source is not BrokerSource.EmbeddedBroker && parse.GetResult(BrokerHeap) is { Implicit: false })
             Console.Error.WriteLine("kafkaperf: --broker-heap is not used: it sizes the embedded broker, and this run's broker is not one.");
+        if (source is not BrokerSource.EmbeddedBroker && parse.GetResult(Brokers) is { Implicit: false })
+            return BadInput("--brokers sizes the embedded cluster, and this run's broker is not one: leave --brokers out, or --bootstrap and --broker.");
         // Names and prerequisites are checked before a broker starts; the real address comes after.
         var findings = new BenchmarkRunner(_registry, new ClientConnection(bootstrap ?? "embedded")).Validate(plan);
         if (findings.Count > 0) return BadInput(string.Join(Environment.NewLine, findings.Select(f => f.Message)));
@@ -204,6 +225,13 @@ internal sealed class RunCommand
                 {
                     broker = await ConnectedBroker.ConnectAsync(source, log, cancellationToken);
                     connection = broker.Connection;
+                    // The cluster's size is known now: a replication it cannot hold is said before any run.
+                    if (new BenchmarkRunner(_registry, connection).Validate(plan) is { Count: > 0 } late)
+                    {
+                        // The finally below stops the broker.
+                        RemoveIfEmpty(output, createdOutput);
+                        return BadInput(string.Join(Environment.NewLine, late.Select(f => f.Message)));
+                    }
                 }
                 else
                 {
@@ -360,6 +388,7 @@ internal sealed class RunCommand
         if (parse.GetValue(ReceiveBuffer) is { } receive) builder.ReceiveBufferBytes(Numbers(receive, "receive buffer"));
         if (parse.GetValue(FetchMinBytes) is { } fetch) builder.FetchMinBytes(Numbers(fetch, "fetch.min.bytes"));
         if (parse.GetValue(Partitions) is { } partitions) builder.Partitions(Numbers(partitions, "partitions"));
+        builder.Replication(parse.GetValue(ReplicationFactor), parse.GetValue(MinInSyncReplicas));
         if (findRate) builder.Rates(search!.StartRate);
         else if (IsDefault(parse, Messages)) builder.DefaultMessageCounts(messages);
         else builder.MessageCounts(messages);

@@ -11,6 +11,12 @@ public sealed record ClientConnection(string? BootstrapServers, string? BrokerVe
     /// <summary>How the broker came to be, e.g. <c>embedded, started in 3.4 s</c> or <c>external</c>.</summary>
     public string? BrokerDescription { get; init; }
 
+    /// <summary>How clients reach the listener: protocol, SASL credentials, CA file. Plain TCP by default.</summary>
+    public KafkaSecurity Security { get; init; } = KafkaSecurity.Plaintext;
+
+    /// <summary>How many brokers the cluster has, when known: the default replication factor follows it.</summary>
+    public int? Brokers { get; init; }
+
     /// <summary>The broker's configuration when known (the embedded broker's <c>server.properties</c>).</summary>
     public IReadOnlyDictionary<string, string>? BrokerConfig { get; init; }
 

@@ -40,6 +40,9 @@ public sealed record EnvironmentInfo
     /// <summary>How the broker came to be (embedded or external), when known.</summary>
     public string? BrokerDescription { get; init; }
 
+    /// <summary>How many brokers the cluster has, when known.</summary>
+    public int? Brokers { get; init; }
+
     /// <summary>The broker's configuration, when known.</summary>
     public IReadOnlyDictionary<string, string>? BrokerConfig { get; init; }
 
@@ -71,6 +74,7 @@ public sealed record EnvironmentInfo
         return Capture(connection.BootstrapServers, connection.BrokerVersion) with
         {
             BrokerDescription = connection.BrokerDescription,
+            Brokers = connection.Brokers,
             BrokerConfig = connection.BrokerConfig,
         };
     }

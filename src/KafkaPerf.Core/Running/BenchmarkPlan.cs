@@ -75,6 +75,18 @@ public sealed record BenchmarkPlan
     /// <summary>Partitions per topic.</summary>
     public int Partitions { get; init; } = 1;
 
+    /// <summary>Replicas of each run's topic; <see langword="null"/>: as many as the cluster has brokers, at most 3
+    /// (<see cref="ReplicationFactorFor"/>).</summary>
+    public int? ReplicationFactor { get; init; }
+
+    /// <summary>The <c>min.insync.replicas</c> of each run's topic; <see langword="null"/>: the broker's default.</summary>
+    public int? MinInSyncReplicas { get; init; }
+
+    /// <summary>The replication factor of the topics on a cluster of <paramref name="brokers"/> brokers.</summary>
+    /// <param name="brokers">The cluster's brokers; <see langword="null"/> when unknown (taken as 1).</param>
+    /// <returns><see cref="ReplicationFactor"/>, else min(3, brokers).</returns>
+    public int ReplicationFactorFor(int? brokers) => ReplicationFactor ?? Math.Clamp(brokers ?? 1, 1, 3);
+
     /// <summary>Keep topics after their run instead of deleting them.</summary>
     public bool KeepTopics { get; init; }
 

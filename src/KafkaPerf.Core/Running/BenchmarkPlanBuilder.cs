@@ -231,6 +231,16 @@ public sealed class BenchmarkPlanBuilder
         return this;
     }
 
+    /// <summary>Replication of each run's topic.</summary>
+    /// <param name="replicationFactor">Replicas per partition; <see langword="null"/>: min(3, the cluster's brokers).</param>
+    /// <param name="minInSyncReplicas">The topic's <c>min.insync.replicas</c>; <see langword="null"/>: the broker's default.</param>
+    /// <returns>This builder.</returns>
+    public BenchmarkPlanBuilder Replication(int? replicationFactor, int? minInSyncReplicas = null)
+    {
+        _options = _options with { ReplicationFactor = replicationFactor, MinInSyncReplicas = minInSyncReplicas };
+        return this;
+    }
+
     /// <summary>Consumer options.</summary>
     /// <param name="usePrefetch">Prefetch on a thread of the client's own, where the client has it.</param>
     /// <param name="checkPayload">Compare every consumed payload with the one sent.</param>
@@ -279,6 +289,12 @@ public sealed class BenchmarkPlanBuilder
         if (_options.Repeat < 1) Error($"Repeat {_options.Repeat} is below 1: run each cell at least once.");
         if (_options.Repeat > MaxRepeat) Error($"Repeat {_options.Repeat} is too large: use at most {MaxRepeat} repetitions per cell.");
         if (_options.Partitions < 1) Error($"Partitions {_options.Partitions} is below 1: use at least one partition.");
+        if (_options.ReplicationFactor is < 1 or > short.MaxValue)
+            Error($"Replication factor {_options.ReplicationFactor} is out of range: use at least 1 (and no more than the cluster's brokers).");
+        if (_options.MinInSyncReplicas is < 1)
+            Error($"min.insync.replicas {_options.MinInSyncReplicas} is below 1: use at least 1.");
+        if (_options is { ReplicationFactor: { } rf, MinInSyncReplicas: { } minIsr } && minIsr > rf)
+            Error($"min.insync.replicas {minIsr} is more than the replication factor {rf}: no write with acks=all could succeed; use at most {rf}.");
         if (!TopicNaming.IsValid(_options.TopicPrefix))
             Error($"Topic prefix '{_options.TopicPrefix}' is not valid: use letters, digits, '.', '_' and '-' only.");
         if (_options.StallTimeout <= TimeSpan.Zero) Error("The stall timeout must be positive: give e.g. --stall-timeout 30s.");

@@ -73,6 +73,16 @@ public sealed class BenchmarkRunner
             else if (factory.RequiresBroker && string.IsNullOrWhiteSpace(_connection.BootstrapServers))
                 errors.Add(new ValidationError(ValidationSeverity.Error, $"Client '{name}' needs a Kafka broker: give one with --bootstrap host:port."));
         }
+        if (_connection.Brokers is { } brokers)
+        {
+            int replicas = plan.ReplicationFactorFor(brokers);
+            if (replicas > brokers)
+                errors.Add(new ValidationError(ValidationSeverity.Error,
+                    $"Replication factor {replicas} is more than the cluster's {brokers} broker(s): use --replication-factor {brokers} or less, or a cluster with more brokers (--brokers {replicas})."));
+            else if (plan.MinInSyncReplicas is { } minIsr && minIsr > replicas)
+                errors.Add(new ValidationError(ValidationSeverity.Error,
+                    $"min.insync.replicas {minIsr} is more than the topics' replication factor {replicas}: no write with acks=all could succeed; use --min-insync-replicas {replicas} or less."));
+        }
         return errors;
     }
 
@@ -303,7 +313,8 @@ public sealed class BenchmarkRunner
                 createTimeout.CancelAfter(plan.StallTimeout);
                 try
                 {
-                    await client.CreateTopicAsync(new TopicSpec(run.Topic, PartitionsFor(plan, cell)), createTimeout.Token);
+                    await client.CreateTopicAsync(new TopicSpec(run.Topic, PartitionsFor(plan, cell),
+                        (short)plan.ReplicationFactorFor(_connection.Brokers), plan.MinInSyncReplicas), createTimeout.Token);
                 }
                 catch (OperationCanceledException ex) when (!runToken.IsCancellationRequested)
                 {

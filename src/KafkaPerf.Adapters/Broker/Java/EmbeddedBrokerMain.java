@@ -4,10 +4,14 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -17,8 +21,9 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.utils.AppInfoParser;
 
 /**
- * Runs KafkaPerf's embedded broker in one JVM: formats the storage (standalone KRaft controller) when needed,
- * starts Kafka in combined mode, proves it ready with a real admin request, and then tells its owner on stdout.
+ * Runs one node of KafkaPerf's embedded cluster in one JVM: formats the storage when needed (a standalone KRaft
+ * controller for a single node; the static quorum of its server.properties for a cluster), starts Kafka, proves the
+ * cluster ready with a real admin request that sees every broker, and then tells its owner on stdout.
  *
  * <p>Protocol with the owner (EmbeddedKafkaBroker.cs), one line each on stdout:
  * {@code KAFKAPERF-READY <kafka version>} or {@code KAFKAPERF-FAILED <reason>}.
@@ -30,52 +35,77 @@ import org.apache.kafka.common.utils.AppInfoParser;
  * SIGINT and SIGTERM, so the owner can still delete its topics, save its results and then stop it in order. SIGKILL
  * still ends it; so does its owner's end.
  *
- * <p>Arguments: server.properties, cluster id, data directory, bootstrap address, ready timeout in seconds.
+ * <p>Arguments: server.properties, cluster id, data directory, bootstrap address, ready timeout in seconds, the number
+ * of brokers the cluster has when it is ready, and whether to format as a standalone controller ({@code standalone})
+ * or with the static voters of the configuration ({@code static}); then, for a cluster with SCRAM logins, a file of
+ * {@code kafka-storage format --add-scram} values, one per line. The bootstrap address is the listener the readiness
+ * check uses: the plain internal one of a secured cluster.
  */
 public final class EmbeddedBrokerMain {
     private EmbeddedBrokerMain() {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 5) {
-            fail("usage: EmbeddedBrokerMain <server.properties> <cluster-id> <data-dir> <bootstrap> <ready-timeout-s>");
+        if (args.length != 7 && args.length != 8) {
+            fail("usage: EmbeddedBrokerMain <server.properties> <cluster-id> <data-dir> <bootstrap> <ready-timeout-s> <brokers> <standalone|static> [scram-users-file]");
         }
         String config = args[0];
         String clusterId = args[1];
         Path dataDir = Path.of(args[2]);
         String bootstrap = args[3];
         long readyTimeoutMs = TimeUnit.SECONDS.toMillis(Long.parseLong(args[4]));
+        int brokers = Integer.parseInt(args[5]);
+        boolean standalone = "standalone".equals(args[6]);
+        List<String> scramUsers = args.length == 8 ? Files.readAllLines(Path.of(args[7]), StandardCharsets.UTF_8) : List.of();
 
         watchOwner(dataDir);
-        format(config, clusterId);
+        format(config, clusterId, standalone, scramUsers);
 
         Thread server = new Thread(() -> kafka.Kafka.main(new String[] {config}), "kafkaperf-broker-main");
         server.start();
-        awaitReady(bootstrap, readyTimeoutMs);
+        awaitReady(bootstrap, brokers, readyTimeoutMs);
         ignoreTerminationSignals();
         System.out.println("KAFKAPERF-READY " + AppInfoParser.getVersion());
         System.out.flush();
         server.join();
     }
 
-    private static void format(String config, String clusterId) {
+    private static void format(String config, String clusterId, boolean standalone, List<String> scramUsers) {
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         int exit;
+        List<String> list = new ArrayList<>(List.of("format", "--cluster-id", clusterId, "--config", config, "--ignore-formatted"));
+        // controller.quorum.voters names every voter: the static quorum needs no initial controllers at format time.
+        if (standalone) list.add("--standalone");
+        // SCRAM credentials live in the cluster's metadata: written at format time, read here from a file (never argv).
+        for (String user : scramUsers) {
+            if (!user.isBlank()) {
+                list.add("--add-scram");
+                list.add(user.trim());
+            }
+        }
+        String[] arguments = list.toArray(new String[0]);
         try (PrintStream out = new PrintStream(captured, true, StandardCharsets.UTF_8)) {
-            exit = kafka.tools.StorageTool.execute(
-                new String[] {"format", "--cluster-id", clusterId, "--config", config, "--standalone", "--ignore-formatted"}, out);
+            exit = kafka.tools.StorageTool.execute(arguments, out);
         } catch (Throwable t) {
             fail("formatting the storage failed: " + t);
             return;
         }
         if (exit != 0) {
-            fail("formatting the storage exited with " + exit + ": " + captured.toString(StandardCharsets.UTF_8).replace('\n', ' ').trim());
+            // The tool's own words may quote its arguments, a SCRAM password among them: none is repeated.
+            String said = captured.toString(StandardCharsets.UTF_8).replace('\n', ' ').trim();
+            for (String user : scramUsers) {
+                if (!user.isBlank()) said = said.replace(user.trim(), "[SCRAM user]");
+            }
+            fail("formatting the storage exited with " + exit + ": " + said);
         }
     }
 
-    /** Polls with a real admin request (describeCluster) until the broker answers or the time is up. */
-    private static void awaitReady(String bootstrap, long timeoutMs) throws InterruptedException {
+    /** Polls with a real admin request (describeCluster) until it lists every broker of the cluster or the time is up. */
+    private static void awaitReady(String bootstrap, int brokers, long timeoutMs) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        // The client port opens last, once the broker runs: an admin client started before then only spins through
+        // reconnects and rebootstraps, taking CPU from the nodes still starting.
+        awaitListening(bootstrap, deadline);
         Properties props = new Properties();
         props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "2000");
@@ -85,10 +115,12 @@ public final class EmbeddedBrokerMain {
         props.put(AdminClientConfig.RETRY_BACKOFF_MS_CONFIG, "20");
         props.put(AdminClientConfig.RETRY_BACKOFF_MAX_MS_CONFIG, "100");
         Throwable last = null;
+        int seen = 0;
         try (Admin admin = Admin.create(props)) {
             while (System.nanoTime() < deadline) {
                 try {
-                    if (!admin.describeCluster().nodes().get(2, TimeUnit.SECONDS).isEmpty()) {
+                    seen = admin.describeCluster().nodes().get(2, TimeUnit.SECONDS).size();
+                    if (seen >= brokers) {
                         return;
                     }
                 } catch (Exception e) {
@@ -97,7 +129,24 @@ public final class EmbeddedBrokerMain {
                 Thread.sleep(20);
             }
         }
+        if (seen > 0) {
+            fail("the cluster listed " + seen + " of its " + brokers + " brokers after " + timeoutMs / 1000 + " s");
+        }
         fail("no admin request succeeded within " + timeoutMs / 1000 + " s" + (last == null ? "" : " (last error: " + last + ")"));
+    }
+
+    /** Returns once a TCP connection to the address succeeds, or at the deadline (the admin request then says why). */
+    private static void awaitListening(String address, long deadline) throws InterruptedException {
+        int colon = address.lastIndexOf(':');
+        InetSocketAddress target = new InetSocketAddress(address.substring(0, colon), Integer.parseInt(address.substring(colon + 1)));
+        while (System.nanoTime() < deadline) {
+            try (Socket socket = new Socket()) {
+                socket.connect(target, 500);
+                return;
+            } catch (IOException e) {
+                Thread.sleep(25);
+            }
+        }
     }
 
     /** A daemon thread that waits for the owner's pipe to close, then removes the data and halts the JVM. */
@@ -112,10 +161,27 @@ public final class EmbeddedBrokerMain {
                 // A broken pipe means the same as end-of-stream: the owner is gone.
             }
             deleteTree(dataDir);
+            deleteClusterFolderIfLast(dataDir.getParent());
             Runtime.getRuntime().halt(0);
         }, "kafkaperf-owner-watchdog");
         watchdog.setDaemon(true);
         watchdog.start();
+    }
+
+    /**
+     * The cluster's folder holds one folder per node and the owner's marker: the last node to go removes it, so that an
+     * owner that ended at once (SIGKILL) leaves nothing behind.
+     */
+    private static void deleteClusterFolderIfLast(Path cluster) {
+        if (cluster == null) return;
+        Path marker = cluster.resolve(".kafkaperf-broker");
+        try (Stream<Path> entries = Files.list(cluster)) {
+            if (!Files.exists(marker) || entries.anyMatch(p -> !p.equals(marker))) return;
+            Files.deleteIfExists(marker);
+            Files.deleteIfExists(cluster);
+        } catch (IOException | RuntimeException e) {
+            // Another node went at the same time, or the owner deletes it; the next start sweeps what is left.
+        }
     }
 
     private static void deleteTree(Path root) {

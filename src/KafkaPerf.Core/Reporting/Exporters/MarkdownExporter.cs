@@ -34,7 +34,8 @@ public sealed class MarkdownExporter : ResultExporterBase
         string warmup = plan.IsRate ? $" at a rate, each after a {F(plan.LoadWarmup.TotalSeconds, "0.###")} s warm-up at the same rate" : plan.Warmup ? " after 1 excluded warm-up" : string.Empty;
         writer.Write($"- Plan: {plan.Repeat} measured runs per client and cell{warmup}, "
             + $"{plan.Order.ToString().ToLowerInvariant()} order, seed {F(plan.Seed)}, {plan.Payload.ToString().ToLowerInvariant()} payload, "
-            + $"{F(plan.Partitions)} partition(s), tolerance ±{F(plan.Tolerance * 100, "0.#")} %\n\n");
+            + $"{F(plan.Partitions)} partition(s), replication {F(plan.ReplicationFactorFor(env.Brokers))}"
+            + $"{(plan.MinInSyncReplicas is { } minIsr ? $" (min.insync.replicas {F(minIsr)})" : string.Empty)}, tolerance ±{F(plan.Tolerance * 100, "0.#")} %\n\n");
 
         writer.Write("| client | library version | capabilities | runs on |\n|---|---|---|---|\n");
         foreach (var client in result.Clients)

@@ -1,6 +1,7 @@
 package kafkaperf.client;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -20,8 +21,13 @@ public final class BenchAdmin implements AutoCloseable {
     private final Admin admin;
     private final int timeoutMs;
 
-    public BenchAdmin(String bootstrap, int timeoutMs) throws Exception {
+    /** The listener's security settings (protocol, SASL, trust store) come as lines of {@code key=value}. */
+    public BenchAdmin(String bootstrap, int timeoutMs, String security) throws Exception {
         Properties properties = new Properties();
+        for (String line : security.split("\n")) {
+            int equals = line.indexOf('=');
+            if (equals > 0) properties.put(line.substring(0, equals), line.substring(equals + 1));
+        }
         properties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         properties.put(AdminClientConfig.CLIENT_ID_CONFIG, "kafkaperf-java-admin");
         properties.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMs);
@@ -36,9 +42,17 @@ public final class BenchAdmin implements AutoCloseable {
         }
     }
 
-    /** Creates a topic and returns once every partition has a leader; a topic that exists already throws TopicExistsException. */
-    public void createTopic(String name, int partitions, short replicationFactor) throws Exception {
-        get(admin.createTopics(List.of(new NewTopic(name, partitions, replicationFactor))).all());
+    /**
+     * Creates a topic and returns once every partition has a leader; a topic that exists already throws TopicExistsException.
+     * The topic's own settings come as lines of {@code key=value}.
+     */
+    public void createTopic(String name, int partitions, short replicationFactor, String configs) throws Exception {
+        Map<String, String> settings = new HashMap<>();
+        for (String line : configs.split("\n")) {
+            int equals = line.indexOf('=');
+            if (equals > 0) settings.put(line.substring(0, equals), line.substring(equals + 1));
+        }
+        get(admin.createTopics(List.of(new NewTopic(name, partitions, replicationFactor).configs(settings))).all());
         long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
         while (true) {
             try {
