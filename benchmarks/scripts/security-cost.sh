@@ -12,7 +12,7 @@ dotnet build "$root/src/KafkaPerf.Cli" -c Release -v q -nologo >/dev/null
 rounds=${1:-5}
 messages=${2:-50000}
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# Kept when the summary fails, so that nothing measured is lost.
 modes=(plaintext ssl sasl-ssl)
 for i in $(seq 1 "$rounds"); do
   for k in 0 1 2; do
@@ -32,7 +32,7 @@ rates = {}
 for path in glob.glob(os.path.join(work, "*", "*.json")):
     mode = os.path.basename(os.path.dirname(path)).split("-", 1)[1]
     for run in json.load(open(path))["runs"]:
-        if run["warmup"] or not run["succeeded"]:
+        if run["isWarmup"] or not run["succeeded"]:
             continue
         rates.setdefault((run["client"], run["scenario"], mode), []).append(run["messagesPerSecond"])
 print("| client | scenario | plaintext msg/s | ssl msg/s (× plaintext) | sasl-ssl SCRAM-SHA-512 msg/s (× plaintext) | runs per mode |")
@@ -47,3 +47,4 @@ for client in ("confluent", "java"):
         n = len(rates[(client, scenario, "plaintext")])
         print(f"| {client} | {scenario} | {base:,.0f} | {cells[0]} | {cells[1]} | {n} |")
 PY
+rm -rf "$work"

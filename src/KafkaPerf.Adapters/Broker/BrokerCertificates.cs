@@ -23,8 +23,7 @@ internal sealed record BrokerCertificates(string KeystorePath, string StorePassw
         var keytool = Path.Combine(Path.GetDirectoryName(java) ?? string.Empty, OperatingSystem.IsWindows() ? "keytool.exe" : "keytool");
         if (!File.Exists(keytool))
             throw new PrerequisiteException($"keytool was not found beside '{java}': the embedded cluster's TLS needs a full JDK (set JAVA_HOME to one).");
-        Directory.CreateDirectory(folder);
-        if (!OperatingSystem.IsWindows()) File.SetUnixFileMode(folder, UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute);
+        PrivateFile.RestrictFolder(folder);
         var certificates = new BrokerCertificates(Path.Combine(folder, "broker.p12"), Convert.ToHexStringLower(RandomNumberGenerator.GetBytes(16)),
             Path.Combine(folder, "ca.pem"));
         certificates.Run(keytool,

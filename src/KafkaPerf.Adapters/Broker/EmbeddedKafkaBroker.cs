@@ -180,8 +180,7 @@ public sealed partial class EmbeddedKafkaBroker : IAsyncDisposable
             // Marks the folder as a broker's, so the sweep of abandoned folders never touches anything else.
             File.WriteAllText(Path.Combine(dataDirectory, MarkerFile), Environment.ProcessId.ToString(CultureInfo.InvariantCulture));
             // Configurations of a secured cluster hold its keystore's password and its users': this user's eyes only.
-            if (security.IsSecured && !OperatingSystem.IsWindows())
-                File.SetUnixFileMode(dataDirectory, UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute);
+            if (security.IsSecured) PrivateFile.RestrictFolder(dataDirectory);
             var certificates = security.UsesTls ? BrokerCertificates.Create(java, Path.Combine(dataDirectory, "tls")) : null;
             clientSecurity = security.WithCaFile(certificates?.CaFile);
             for (int i = 0; i < count; i++)
@@ -195,9 +194,9 @@ public sealed partial class EmbeddedKafkaBroker : IAsyncDisposable
                     ScramFile = security.UsesSasl && security.Mechanism != SaslMechanism.Plain ? Path.Combine(nodeDirectory, "scram-users.txt") : null,
                 };
                 Directory.CreateDirectory(nodeDirectory);
-                WritePrivate(plan.ConfigPath, string.Concat(config.Select(p => $"{p.Key}={PropertiesEscape(p.Value)}\n")));
+                PrivateFile.Write(plan.ConfigPath, string.Concat(config.Select(p => $"{p.Key}={PropertiesEscape(p.Value)}\n")));
                 if (plan.ScramFile is not null)
-                    WritePrivate(plan.ScramFile, $"{security.MechanismName}=[name={security.Username},password=\"{security.RevealPassword()}\"]\n");
+                    PrivateFile.Write(plan.ScramFile, $"{security.MechanismName}=[name={security.Username},password=\"{security.RevealPassword()}\"]\n");
                 File.WriteAllText(plan.LogConfigPath, LogConfig(plan.LogFile));
                 plans.Add(plan);
             }
@@ -621,14 +620,6 @@ public sealed partial class EmbeddedKafkaBroker : IAsyncDisposable
     /// <summary>Java's properties format: a backslash escapes.</summary>
     private static string PropertiesEscape(string value) => value.Replace("\\", "\\\\", StringComparison.Ordinal);
 
-    /// <summary>Writes a file that only this user can read: configurations may hold passwords.</summary>
-    private static void WritePrivate(string path, string text)
-    {
-        var options = new FileStreamOptions { Mode = FileMode.Create, Access = FileAccess.Write };
-        if (!OperatingSystem.IsWindows()) options.UnixCreateMode = UnixFileMode.UserRead | UnixFileMode.UserWrite;
-        using var writer = new StreamWriter(path, new System.Text.UTF8Encoding(false), options);
-        writer.Write(text);
-    }
 
     private static string LogConfig(string logFile) =>
         $"""

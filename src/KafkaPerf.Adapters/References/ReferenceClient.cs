@@ -41,18 +41,13 @@ internal abstract class ReferenceClient : IReferenceClient
         if (_securityFolder is null)
         {
             var folder = Directory.CreateTempSubdirectory("kafkaperf-security-").FullName;
-            if (!OperatingSystem.IsWindows()) File.SetUnixFileMode(folder, UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute);
+            PrivateFile.RestrictFolder(folder);
             _securityFolder = folder;
         }
         var path = Path.Combine(_securityFolder, javaProperties ? "client.properties" : "client.conf");
         if (!File.Exists(path))
-        {
-            var options = new FileStreamOptions { Mode = FileMode.CreateNew, Access = FileAccess.Write };
-            if (!OperatingSystem.IsWindows()) options.UnixCreateMode = UnixFileMode.UserRead | UnixFileMode.UserWrite;
-            using var writer = new StreamWriter(path, new System.Text.UTF8Encoding(false), options);
-            foreach (var (key, value) in properties)
-                writer.Write($"{key}={(javaProperties ? value.Replace("\\", "\\\\", StringComparison.Ordinal) : value)}\n");
-        }
+            PrivateFile.WriteProperties(path, properties.Select(p => javaProperties
+                ? new KeyValuePair<string, string>(p.Key, p.Value.Replace("\\", "\\\\", StringComparison.Ordinal)) : p));
         return path;
     }
 

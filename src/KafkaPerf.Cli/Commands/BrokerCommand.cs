@@ -111,18 +111,10 @@ internal sealed class BrokerCommand(EmbeddedKafkaBrokerOptions defaults, Shutdow
         var security = broker.Security;
         var java = Path.Combine(broker.DataDirectory, "client.properties");
         var librdkafka = Path.Combine(broker.DataDirectory, "librdkafka.conf");
-        WritePrivate(java, security.JavaProperties());
-        WritePrivate(librdkafka, security.LibrdkafkaProperties());
+        PrivateFile.WriteProperties(java, security.JavaProperties());
+        PrivateFile.WriteProperties(librdkafka, security.LibrdkafkaProperties());
         Console.Error.WriteLine($"kafkaperf:   clients connect with {security}.");
         Console.Error.WriteLine($"kafkaperf:   client settings, secrets included, readable by you only: {java} (Java clients, --producer.config) and {librdkafka} (librdkafka, kcat -F).");
-    }
-
-    private static void WritePrivate(string path, IEnumerable<KeyValuePair<string, string>> properties)
-    {
-        var options = new FileStreamOptions { Mode = FileMode.Create, Access = FileAccess.Write };
-        if (!OperatingSystem.IsWindows()) options.UnixCreateMode = UnixFileMode.UserRead | UnixFileMode.UserWrite;
-        using var writer = new StreamWriter(path, new System.Text.UTF8Encoding(false), options);
-        foreach (var (key, value) in properties) writer.Write($"{key}={value}\n");
     }
 
     private static int Fail(int exitCode, string message)
