@@ -29,6 +29,21 @@ public class ExporterTests
         Assert.Equal(File.ReadAllText(expectedPath), writer.ToString());
     }
 
+    [Theory]
+    [InlineData(new[] { 9 }, "9 partition(s)")]
+    [InlineData(new[] { 1, 9 }, "1, 9 partitions (per variant)")]
+    public void Markdown_PlanLine_NamesThePartitionsTheVariantsRanWith(int[] partitions, string expected)
+    {
+        var fixedResult = FixedResult();
+        var plan = fixedResult.Plan with { SettingsVariants = [.. partitions.Select(p => ClientSettings.SeedProfile with { Partitions = p })] };
+        using var writer = new StringWriter { NewLine = "\n" };
+
+        DefaultExporters.Markdown.Export(fixedResult with { Plan = plan }, writer);
+
+        var line = writer.ToString().Split('\n').Single(l => l.StartsWith("- Plan:", StringComparison.Ordinal));
+        Assert.Contains($"random payload, {expected}, replication", line, StringComparison.Ordinal);
+    }
+
     [Fact]
     public void Json_RoundTrip_KeepsRunFieldsUnderTheirDocumentedNames()
     {

@@ -34,7 +34,7 @@ public sealed class MarkdownExporter : ResultExporterBase
         string warmup = plan.IsRate ? $" at a rate, each after a {F(plan.LoadWarmup.TotalSeconds, "0.###")} s warm-up at the same rate" : plan.Warmup ? " after 1 excluded warm-up" : string.Empty;
         writer.Write($"- Plan: {plan.Repeat} measured runs per client and cell{warmup}, "
             + $"{plan.Order.ToString().ToLowerInvariant()} order, seed {F(plan.Seed)}, {plan.Payload.ToString().ToLowerInvariant()} payload, "
-            + $"{F(plan.Partitions)} partition(s), replication {F(plan.ReplicationFactorFor(env.Brokers))}"
+            + $"{PartitionsText(plan)}, replication {F(plan.ReplicationFactorFor(env.Brokers))}"
             + $"{(plan.MinInSyncReplicas is { } minIsr ? $" (min.insync.replicas {F(minIsr)})" : string.Empty)}, tolerance ±{F(plan.Tolerance * 100, "0.#")} %\n\n");
 
         writer.Write("| client | library version | capabilities | runs on |\n|---|---|---|---|\n");
@@ -230,4 +230,12 @@ public sealed class MarkdownExporter : ResultExporterBase
 
     private static string F(double? value, string format = "0.00") =>
         value is not { } v || double.IsNaN(v) ? "–" : double.IsInfinity(v) ? "∞" : v.ToString(format, CultureInfo.InvariantCulture);
+
+    /// <summary>The partitions of the runs' topics: the variants' own when they set them (<c>--partitions</c> sweeps), the
+    /// plan's otherwise.</summary>
+    private static string PartitionsText(Running.BenchmarkPlan plan)
+    {
+        var counts = plan.SettingsVariants.Select(v => v.Partitions ?? plan.Partitions).Distinct().Order().ToList();
+        return counts.Count == 1 ? $"{F(counts[0])} partition(s)" : $"{string.Join(", ", counts.Select(c => F(c)))} partitions (per variant)";
+    }
 }
