@@ -5,6 +5,7 @@ using KafkaPerf.Adapters;
 using KafkaPerf.Adapters.Broker;
 using KafkaPerf.Load;
 using KafkaPerf.Cli.Telemetry;
+using KafkaPerf.Cli.Workers;
 using KafkaPerf.Clients;
 using KafkaPerf.Payloads;
 using KafkaPerf.Reporting;
@@ -64,6 +65,10 @@ internal sealed class RunCommand
     private static readonly Option<string[]> Otel = new("--otel") { Description = "Export KafkaPerf's metrics and spans: otlp (to the collector the OTEL_EXPORTER_OTLP_* variables name) and/or console (metrics on standard error); repeatable or comma-separated." };
     private static readonly Option<bool> Quiet = new("--quiet") { Description = "No progress lines, only the tables." };
     private static readonly Option<string?> StallTimeout = new("--stall-timeout") { Description = "Any wait that sees no progress for this long - no acknowledgement, no record, no answer from the broker - fails its run and says what stalled (default 30s); after a failed run, a --bootstrap cluster that does not answer for this long stops the plan." };
+    private static readonly Option<string?> Workers = new("--workers") { Description = "Run every run on the workers of this group (each started with 'dotnet kafkaperf worker --group GROUP --bootstrap …' on a machine that reaches the cluster), sharing its records, rate and producers." };
+    private static readonly Option<int?> Expect = new("--expect") { Description = "How many workers of --workers GROUP run the plan (default 1)." };
+    private static readonly Option<int?> Processes = new("--processes") { Description = "Run every run in this many worker processes on this machine, started by the tool, sharing its records, rate and producers as --workers does." };
+    private static readonly Option<string?> JoinTimeout = new("--join-timeout") { Description = "How long the plan waits for its workers to join and start their clients (default 60s)." };
     private static readonly Option<string> Slo = new("--slo") { Description = "The latency goal on response time, e.g. p99<20ms; several: p99<20ms,p99.9<50ms (units ns, us, ms, s).", Required = true };
     private static readonly Option<string> StartRate = new("--start-rate") { Description = "The first rate probed (msg/s; 10k and 1.5M allowed); rates then double until one fails, or halve until one holds.", DefaultValueFactory = _ => "1000" };
     private static readonly Option<string> MaxRate = new("--max-rate") { Description = "No rate above this is probed (msg/s).", DefaultValueFactory = _ => "10M" };
@@ -89,7 +94,7 @@ internal sealed class RunCommand
         {
             Clients, References, Scenarios, Sizes, Messages, Repeat, Rate, Duration, LoadWarmup, Interval, Producers, Consumers, Bootstrap, Broker, KafkaHome, BrokerHeap, Brokers, ReplicationFactor, MinInSyncReplicas,
             Acks, LingerMs, BatchSize, MaxInFlight, Compression, SendBuffer, ReceiveBuffer, FetchMinBytes, Partitions, Overrides,
-            TopicPrefix, KeepTopics, Payload, UsePrefetch, Output, Format, Otel, Quiet, StallTimeout,
+            TopicPrefix, KeepTopics, Payload, UsePrefetch, Output, Format, Otel, Quiet, StallTimeout, Workers, Expect, Processes, JoinTimeout,
         };
         foreach (var option in SecurityOptions.All) command.Options.Add(option);
         command.SetAction((parse, ct) => ExecuteAsync(parse, findRate: false, _shutdown.Token));
@@ -132,6 +137,7 @@ internal sealed class RunCommand
         OtelTargets otel;
         RateSearchOptions? search = null;
         KafkaSecurity security;
+        Distribution? distribution;
         var brokerOptions = _brokerDefaults with { HeapMegabytes = parse.GetValue(BrokerHeap), Brokers = parse.GetValue(Brokers) };
         try
         {
@@ -157,6 +163,7 @@ internal sealed class RunCommand
                 throw new PlanValidationException($"--security {KafkaSecurity.CliName(security.Protocol)} is for the embedded cluster or a --bootstrap cluster: a Testcontainers broker listens in plain TCP.");
             brokerOptions = brokerOptions with { Security = embedded ? security : KafkaSecurity.Plaintext };
             if (embedded) brokerOptions.Validate();
+            distribution = ReadDistribution(parse);
         }
         catch (ArgumentException ex) when (ex is not ArgumentOutOfRangeException && ex.ParamName == nameof(EmbeddedKafkaBrokerOptions.Security))
         {
@@ -193,6 +200,8 @@ internal sealed class RunCommand
         var findings = new BenchmarkRunner(_registry, new ClientConnection(bootstrap ?? "embedded")).Validate(plan);
         if (findings.Count > 0) return BadInput(string.Join(Environment.NewLine, findings.Select(f => f.Message)));
         bool needsBroker = plan.Clients.Any(c => _registry.Get(c).RequiresBroker);
+        if (distribution is not null && !needsBroker)
+            return BadInput("--workers and --processes meet on the Kafka cluster: a plan whose clients need no broker (memory) runs in this process; leave them out.");
 
         var output = parse.GetValue(Output)!;
         bool createdOutput = !Directory.Exists(output);
@@ -214,6 +223,8 @@ internal sealed class RunCommand
         bool quiet = parse.GetValue(Quiet);
         var log = quiet ? null : Console.Error;
         ConnectedBroker? broker = null;
+        Coordinator? coordinator = null;
+        LocalWorkers? localWorkers = null;
         // Disposed after the broker on every way out, Ctrl+C included: what is pending is exported then.
         using var telemetry = TelemetrySetup.Start(_services, otel, LiveProgress.Lines);
         try
@@ -256,6 +267,28 @@ internal sealed class RunCommand
                 return CancelledExitCode();
             }
 
+            if (distribution is { } d)
+            {
+                // Workers meet on the cluster under test: the plan goes to them, and every run is theirs.
+                try
+                {
+                    var group = d.Group ?? $"local-{Environment.ProcessId}-{Guid.NewGuid():N}"[..24];
+                    coordinator = await Task.Run(() => Coordinator.Open(connection.BootstrapServers!, connection.Security, group, ownsTopic: d.Group is null, log), cancellationToken);
+                    if (d.Processes is { } processes) localWorkers = LocalWorkers.Start(processes, connection.BootstrapServers!, connection.Security, group, log);
+                    await coordinator.JoinAsync(PlanArguments(parse), d.Processes ?? d.Expect, d.JoinTimeout, plan.StallTimeout, cancellationToken);
+                }
+                catch (Exception ex) when (ex is WorkersUnavailableException or TimeoutException or Confluent.Kafka.KafkaException)
+                {
+                    RemoveIfEmpty(output, createdOutput);
+                    return CliErrors.Fail(ExitCodes.BrokerFailed, ex.Message, ex);
+                }
+                catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+                {
+                    RemoveIfEmpty(output, createdOutput);
+                    return CancelledExitCode();
+                }
+            }
+
             // The last emergency action: a broker that is stopped (SIGSTOP) would outlive the process.
             using var killBroker = broker is { } started ? _shutdown.OnImmediateEnd(() =>
             {
@@ -267,7 +300,7 @@ internal sealed class RunCommand
             using var emergency = _shutdown.OnImmediateEnd(() => checkpoints.WriteInterrupted() is { } saved
                 ? $"The runs done are saved in {saved}{(exporters.Any(e => e.Format == "csv") ? " and its .csv" : string.Empty)}, the run in progress marked cancelled; no report was written."
                 : "No run had finished: nothing was saved.");
-            var runner = new BenchmarkRunner(_registry, connection) { Checkpoints = search is null ? checkpoints : null };
+            var runner = new BenchmarkRunner(_registry, connection) { Checkpoints = search is null ? checkpoints : null, Remote = coordinator };
             BenchmarkResult result;
             try
             {
@@ -332,8 +365,35 @@ internal sealed class RunCommand
         }
         finally
         {
+            if (coordinator is not null) await coordinator.DisposeAsync();
+            localWorkers?.Dispose();
             if (broker is not null) await broker.DisposeAsync();
         }
+    }
+
+    /// <summary>Where the runs run when not here: a worker group, or local worker processes.</summary>
+    private sealed record Distribution(string? Group, int Expect, int? Processes, TimeSpan JoinTimeout);
+
+    private static Distribution? ReadDistribution(ParseResult parse)
+    {
+        var group = parse.GetValue(Workers);
+        var expect = parse.GetValue(Expect);
+        var processes = parse.GetValue(Processes);
+        if (group is null && processes is null)
+        {
+            if (expect is not null) throw new PlanValidationException("--expect counts the workers of --workers GROUP: give --workers too, or leave --expect out.");
+            if (parse.GetValue(JoinTimeout) is not null) throw new PlanValidationException("--join-timeout is for --workers or --processes: give one of them, or leave it out.");
+            return null;
+        }
+        if (group is not null && processes is not null)
+            throw new PlanValidationException("--workers and --processes both say where the runs run: --workers GROUP for workers started by hand, --processes P for P started by the tool.");
+        if (processes is not null && expect is not null)
+            throw new PlanValidationException("--expect is for --workers: with --processes P the tool starts P workers and waits for them.");
+        if (group is not null && Adapters.Workers.WorkerBus.CheckGroupName(group) is { } bad) throw new PlanValidationException($"--workers: {bad}.");
+        if (expect is < 1 or > 1000) throw new PlanValidationException($"--expect {expect} is out of range: give 1 to 1000 workers.");
+        if (processes is < 1 or > 64) throw new PlanValidationException($"--processes {processes} is out of range: give 1 to 64 processes.");
+        var join = parse.GetValue(JoinTimeout) is { } text ? LoadOptions.Duration(text, "--join-timeout") : TimeSpan.FromSeconds(60);
+        return new Distribution(group, expect ?? 1, processes, join);
     }
 
     /// <summary>130 after Ctrl+C, 143 after SIGTERM.</summary>
@@ -352,6 +412,40 @@ internal sealed class RunCommand
         int probes = parse.GetValue(MaxProbes);
         if (probes is < 2 or > 100) throw new PlanValidationException($"--max-probes {probes} is out of range: give 2 to 100.");
         return new RateSearchOptions { Goals = goals, StartRate = start, MaxRate = max, Precision = precision / 100, MaxProbes = probes };
+    }
+
+    /// <summary>The plan of a <c>run</c> command line (a worker reads its coordinator's).</summary>
+    /// <param name="arguments">The arguments after <c>run</c>.</param>
+    /// <returns>The plan.</returns>
+    /// <exception cref="PlanValidationException">The arguments are not a plan.</exception>
+    public BenchmarkPlan ParsePlan(IReadOnlyList<string> arguments)
+    {
+        var parse = Build().Parse(arguments);
+        if (parse.Errors.Count > 0) throw new PlanValidationException(string.Join(" ", parse.Errors.Select(e => e.Message)));
+        return BuildPlan(parse, _registry, null);
+    }
+
+    /// <summary>What the workers get of this command line: the plan's options (theirs, not the coordinator's, decide
+    /// the cluster, the security and the output).</summary>
+    private static string[] PlanArguments(ParseResult parse)
+    {
+        var skip = new HashSet<string>(StringComparer.Ordinal) { Workers.Name, Expect.Name, Processes.Name, JoinTimeout.Name, Output.Name, Format.Name, Otel.Name };
+        var arguments = new List<string>();
+        bool skipping = false;
+        foreach (var token in parse.Tokens)
+        {
+            if (token.Type == System.CommandLine.Parsing.TokenType.Command) continue;
+            if (token.Type == System.CommandLine.Parsing.TokenType.Option)
+            {
+                skipping = skip.Contains(token.Value) || SecurityOptions.All.Any(o => o.Name == token.Value);
+                if (!skipping) arguments.Add(token.Value);
+            }
+            else if (!skipping)
+            {
+                arguments.Add(token.Value);
+            }
+        }
+        return [.. arguments];
     }
 
     private static BenchmarkPlan BuildPlan(ParseResult parse, ClientRegistry registry, RateSearchOptions? search)

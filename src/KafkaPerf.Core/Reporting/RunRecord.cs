@@ -136,4 +136,8 @@ public sealed record RunRecord
 
     /// <summary>Timed records whose service time could not be recorded (still in flight after millions of newer ones).</summary>
     public long ServiceTimeMissed { get; init; }
+
+    /// <summary>Each worker's part when workers ran the run together (<c>--workers</c>, <c>--processes</c>); the run's own
+    /// figures are their sum, its histograms their exact merge.</summary>
+    public IReadOnlyList<Distributed.WorkerPart>? Workers { get; init; }
 }

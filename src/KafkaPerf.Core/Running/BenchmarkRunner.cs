@@ -90,6 +90,9 @@ public sealed class BenchmarkRunner
     /// <see langword="null"/> for none.</summary>
     public IResultSink? Checkpoints { get; init; }
 
+    /// <summary>Where the runs run when not in this process (workers); <see langword="null"/> to run them here.</summary>
+    public IRemoteRuns? Remote { get; init; }
+
     /// <summary>Runs the plan.</summary>
     /// <param name="plan">A validated plan.</param>
     /// <param name="progress">Receives progress; nothing when omitted.</param>
@@ -128,6 +131,12 @@ public sealed class BenchmarkRunner
             // Clients start once, before anything is timed (a JVM or a connection costs seconds).
             foreach (var name in plan.Clients)
             {
+                if (Remote is not null)
+                {
+                    // The workers create the clients; what they are is known once they said so.
+                    infos[name] = new ClientInfo { Name = name, LibraryVersion = "(on the workers)", Capabilities = default };
+                    continue;
+                }
                 var client = _registry.Get(name).Create(connection);
                 clients[name] = client;
                 infos[name] = new ClientInfo
@@ -172,7 +181,10 @@ public sealed class BenchmarkRunner
                     Checkpoints?.OnRunStarting(run, () => Snapshot(running: true));
                     inProgress = run;
                     using var runSpan = KafkaPerfTelemetry.StartRun(run);
-                    var (record, measurement) = await RunOneAsync(plan, run, clients[name], payload, warnings, progress, broker, undeleted, runTokens.Token, cancellationToken);
+                    var (record, measurement) = Remote is { } remote
+                        ? await RunRemoteAsync(remote, run, plan, runTokens.Token)
+                        : await RunOneAsync(plan, run, clients[name], payload, warnings, progress, broker, undeleted, null, runTokens.Token, cancellationToken);
+                    if (Remote?.Describe(name) is { } described && infos[name].LibraryVersion == "(on the workers)") infos[name] = described;
                     inProgress = null;
                     if (broker.Exit is { } during && !record.Succeeded)
                     {
@@ -296,10 +308,54 @@ public sealed class BenchmarkRunner
 
     private static string Capitalized(string text) => text.Length == 0 ? text : char.ToUpperInvariant(text[0]) + text[1..];
 
+    /// <summary>One run on the workers.</summary>
+    private static async ValueTask<(RunRecord Record, RunMeasurement? Measurement)> RunRemoteAsync(
+        IRemoteRuns remote, RunDescriptor run, BenchmarkPlan plan, CancellationToken runToken)
+    {
+        RunMeasurement measurement;
+        try
+        {
+            measurement = await remote.RunAsync(plan, run, runToken);
+        }
+        catch (Exception ex) when (ex is not OperationCanceledException)
+        {
+            measurement = Failed(run.Cell, $"{TypeName(ex)}: {ex.Message}");
+        }
+        return (ToRecord(run, measurement), measurement);
+    }
+
+    /// <summary>
+    /// One run of this process that a coordinator ordered (a worker's share): its topic created, then
+    /// <paramref name="beforeStart"/> (the worker says it is ready and waits for the agreed start), the scenario, the topic
+    /// deleted.
+    /// </summary>
+    /// <param name="plan">The plan.</param>
+    /// <param name="run">The worker's run: its share of the cell, its own topic.</param>
+    /// <param name="client">The client, created once for the plan.</param>
+    /// <param name="payload">The payload of the cell's size.</param>
+    /// <param name="beforeStart">Awaited once the topic exists, before the scenario; an exception fails the run.</param>
+    /// <param name="progress">Receives warnings (a topic that could not be deleted).</param>
+    /// <param name="cancellationToken">Stops the run.</param>
+    /// <returns>The record and what the scenario measured.</returns>
+    public async Task<(RunRecord Record, RunMeasurement? Measurement)> RunShareAsync(BenchmarkPlan plan, RunDescriptor run, IBenchClient client,
+        byte[] payload, Func<CancellationToken, Task> beforeStart, IBenchmarkProgress progress, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(plan);
+        ArgumentNullException.ThrowIfNull(run);
+        ArgumentNullException.ThrowIfNull(client);
+        using var broker = new BrokerWatch(_connection.BrokerExited);
+        using var runTokens = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, broker.Token);
+        var undeleted = new List<(IBenchClient Client, string Topic)>();
+        var result = await RunOneAsync(plan, run, client, payload, [], progress, broker, undeleted, beforeStart, runTokens.Token, cancellationToken);
+        foreach (var (owner, topic) in undeleted)
+            await DeleteTopicAsync(owner, topic, plan.StallTimeout, [], progress, cancellationToken);
+        return result;
+    }
+
     private async ValueTask<(RunRecord Record, RunMeasurement? Measurement)> RunOneAsync(
         BenchmarkPlan plan, RunDescriptor run, IBenchClient client, byte[] payload, List<string> warnings,
-        IBenchmarkProgress progress, BrokerWatch broker, List<(IBenchClient Client, string Topic)> undeleted, CancellationToken runToken,
-        CancellationToken cancellationToken)
+        IBenchmarkProgress progress, BrokerWatch broker, List<(IBenchClient Client, string Topic)> undeleted,
+        Func<CancellationToken, Task>? beforeStart, CancellationToken runToken, CancellationToken cancellationToken)
     {
         var cell = run.Cell;
         RunMeasurement? measurement = null;
@@ -335,6 +391,7 @@ public sealed class BenchmarkRunner
             }
             try
             {
+                if (beforeStart is not null) await beforeStart(runToken);
                 var context = new ScenarioContext
                 {
                     Client = client,
@@ -536,6 +593,7 @@ public sealed class BenchmarkRunner
             Producers = m.Producers,
             Consumers = m.Consumers,
             ServiceTimeMissed = m.ServiceTimeMissed,
+            Workers = m.Workers,
         };
     }
 

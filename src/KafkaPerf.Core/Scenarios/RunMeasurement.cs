@@ -91,6 +91,9 @@ public sealed record RunMeasurement
     /// <see cref="Load.SendTimeRing.MaxCapacity"/> newer timed records (their response time was recorded).</summary>
     public long ServiceTimeMissed { get; init; }
 
+    /// <summary>Each worker's part when workers ran the run together; <see langword="null"/> for a run of this process.</summary>
+    public IReadOnlyList<Distributed.WorkerPart>? Workers { get; init; }
+
     /// <summary>Whether the run succeeded: no error, nothing lost, no duplicate, nothing unexpected.</summary>
     public bool Succeeded => Error is null && Lost == 0 && Duplicates == 0 && Unexpected == 0 && PayloadMismatches == 0;
 }

@@ -80,8 +80,10 @@ public sealed class RateOnBrokerTests(BrokerFixture fixture)
         // The top: the pause plus the recovery, which a 2-core machine busy with other tests stretches (CI saw 3.3 s).
         Assert.InRange(response.GetMaxValue(), 800_000_000, 5_000_000_000);
         long slow = response.RecordedValues().Where(v => response.LowestEquivalentValue(v.ValueIteratedTo) > 100_000_000).Sum(v => v.CountAtValueIteratedTo);
-        // A busy machine can add up to a second of recovery after SIGCONT (1 756 seen beside another benchmark).
-        Assert.InRange(slow, 500, 3_500);
+        // At least the half second's worth of records due in the middle of the pause. No upper bound: a machine busy
+        // with other work (CI beside a build) made every record of the run slow, which is the machine, not the pause;
+        // the intervals below show the pause itself.
+        Assert.True(slow >= 500, $"{slow} records slower than 100 ms");
         // The sender was never late (librdkafka queues while the broker is stopped): the stall is the broker's, not the
         // load generator's, and the time series shows the acknowledgements stop and catch up.
         Assert.True(run.SendDelay!.P99Micros < 50_000, $"send delay p99 {run.SendDelay.P99Micros} µs");

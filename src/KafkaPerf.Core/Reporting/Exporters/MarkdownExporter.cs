@@ -50,6 +50,7 @@ public sealed class MarkdownExporter : ResultExporterBase
         WriteLoad(result, writer);
         WriteStatistics(result, writer);
         WriteResources(result, writer);
+        WriteWorkers(result, writer);
 
         if (result.Warnings.Count > 0)
         {
@@ -165,6 +166,40 @@ public sealed class MarkdownExporter : ResultExporterBase
                 + $"| {F(p.ShiftRatioLow * 100, "0.0")}–{F(p.ShiftRatioHigh * 100, "0.0")} | {VerdictText(p.Verdict, c.Candidate)} |\n");
         }
         writer.Write('\n');
+    }
+
+    /// <summary>Each worker's part when workers ran the plan: every run's figures above are the sum of these parts.</summary>
+    private static void WriteWorkers(BenchmarkResult result, TextWriter writer)
+    {
+        var runs = result.Runs.Where(r => !r.IsWarmup && r.Workers is { Count: > 0 }).ToList();
+        if (runs.Count == 0) return;
+        writer.Write("## Workers\n\n");
+        writer.Write("Every run above ran on these workers together, each with its share of the records, rate and producers; the run's counts are the "
+            + "sum of their parts and its percentiles come from their histograms added. Per worker, over the measured runs: its median rate "
+            + "(records over its own timed section, or the rate it achieved) and its median p99 latency on its own clock.\n\n");
+        writer.Write("| scenario | variant | client | payload B | offered msg/s | worker | host | runs | failed | records | median msg/s | median p99 µs |\n");
+        writer.Write("|---|---|---|---:|---:|---|---|---:|---:|---:|---:|---:|\n");
+        foreach (var cell in runs.GroupBy(r => (r.Scenario, r.Variant, r.Client, r.PayloadBytes, r.OfferedRate)))
+        {
+            foreach (var worker in cell.SelectMany(r => r.Workers!).GroupBy(w => w.Worker, StringComparer.Ordinal))
+            {
+                var parts = worker.ToList();
+                var ok = parts.Where(p => p.Error is null).ToList();
+                var rates = ok.Select(p => p.AchievedRate ?? (p.ElapsedSeconds > 0 ? p.Sent / p.ElapsedSeconds : double.NaN)).Where(double.IsFinite).ToList();
+                var p99 = ok.Select(p => p.Latency?.P99Micros).OfType<double>().ToList();
+                var (scenario, variant, client, payload, rate) = cell.Key;
+                writer.Write($"| {Name(scenario)} | {variant} | {client} | {F(payload)} | {F(rate, "0")} | {Escape(worker.Key)} | {Escape(parts[0].Host ?? "–")} | {F(parts.Count)} "
+                    + $"| {F(parts.Count - ok.Count)} | {F(parts.Sum(p => p.Records))} | {F(Median(rates), "0")} | {F(Median(p99), "0.0")} |\n");
+            }
+        }
+        writer.Write('\n');
+    }
+
+    private static double? Median(List<double> values)
+    {
+        if (values.Count == 0) return null;
+        values.Sort();
+        return values.Count % 2 == 1 ? values[values.Count / 2] : (values[(values.Count / 2) - 1] + values[values.Count / 2]) / 2;
     }
 
     private static void WriteStatistics(BenchmarkResult result, TextWriter writer)

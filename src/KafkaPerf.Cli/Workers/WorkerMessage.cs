@@ -1,0 +1,108 @@
+using System.Reflection;
+using System.Text.Json;
+using System.Text.Json.Serialization;
+using KafkaPerf.Reporting;
+
+namespace KafkaPerf.Cli.Workers;
+
+/// <summary>
+/// One message of the worker protocol, as JSON on the group's topic (<see cref="Adapters.Workers.WorkerBus"/>). Workers say
+/// <c>hello</c> every second (who they are, idle or busy); the coordinator says <c>alive</c> every second during a plan,
+/// sends the <c>plan</c> (its <c>run</c> arguments and the workers it chose), then per run <c>prepare</c> (every worker
+/// creates its topic and answers <c>ready</c>), <c>start</c> (at an agreed time) and collects each worker's
+/// <c>result</c>; <c>end</c> sends the workers back to waiting.
+/// </summary>
+internal sealed record WorkerMessage
+{
+    public const string Hello = "hello";
+    public const string Alive = "alive";
+    public const string PlanType = "plan";
+    public const string Accepted = "accepted";
+    public const string Prepare = "prepare";
+    public const string Ready = "ready";
+    public const string Start = "start";
+    public const string Result = "result";
+    public const string End = "end";
+
+    private static readonly JsonSerializerOptions Json = new()
+    {
+        DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingDefault,
+        NumberHandling = JsonNumberHandling.AllowNamedFloatingPointLiterals,
+    };
+
+    /// <summary>What it is (the constants above).</summary>
+    public required string Type { get; init; }
+
+    /// <summary>Its sender: a worker's name, or the coordinator's.</summary>
+    public required string From { get; init; }
+
+    /// <summary>The plan it belongs to.</summary>
+    public string? Plan { get; init; }
+
+    /// <summary>A worker's host (hello).</summary>
+    public string? Host { get; init; }
+
+    /// <summary>A worker's process ID (hello).</summary>
+    public int ProcessId { get; init; }
+
+    /// <summary>A worker's tool and runtime versions (hello).</summary>
+    public string? Version { get; init; }
+
+    /// <summary>A worker's plan, when it is in one (hello): busy workers are not chosen.</summary>
+    public string? Busy { get; init; }
+
+    /// <summary>The plan's <c>run</c> arguments (plan).</summary>
+    public string[]? Arguments { get; init; }
+
+    /// <summary>The workers chosen, in share order (plan, prepare).</summary>
+    public string[]? Workers { get; init; }
+
+    /// <summary>How long a silent party is waited for, in seconds (plan).</summary>
+    public double StallSeconds { get; init; }
+
+    /// <summary>The run (prepare, ready, start, result).</summary>
+    public int Sequence { get; init; }
+
+    /// <summary>The run's cell, by its position in the plan (prepare).</summary>
+    public int Cell { get; init; }
+
+    /// <summary>The run's client (prepare).</summary>
+    public string? Client { get; init; }
+
+    /// <summary>The run's repetition, 0 for a warm-up (prepare).</summary>
+    public int Repetition { get; init; }
+
+    /// <summary>The run's topic; each worker adds <c>.w</c> and its index (prepare).</summary>
+    public string? Topic { get; init; }
+
+    /// <summary>When the run starts, in Unix milliseconds (start).</summary>
+    public long StartAtUnixMs { get; init; }
+
+    /// <summary>What the worker measured, in <see cref="Distributed.MeasurementWire"/>'s form (result).</summary>
+    public byte[]? Measurement { get; init; }
+
+    /// <summary>The client as the worker has it (result).</summary>
+    public ClientInfo? Info { get; init; }
+
+    /// <summary>Why the worker cannot do what was asked (accepted, result).</summary>
+    public string? Error { get; init; }
+
+    public byte[] ToBytes() => JsonSerializer.SerializeToUtf8Bytes(this, Json);
+
+    /// <summary>The message in <paramref name="bytes"/>; <see langword="null"/> when it is not one (anyone may write to the topic).</summary>
+    public static WorkerMessage? Read(byte[] bytes)
+    {
+        try
+        {
+            return JsonSerializer.Deserialize<WorkerMessage>(bytes, Json);
+        }
+        catch (JsonException)
+        {
+            return null;
+        }
+    }
+
+    /// <summary>This tool's version and its runtime's, as workers announce them.</summary>
+    public static string ToolVersion { get; } =
+        $"kafkaperf {typeof(WorkerMessage).Assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion.Split('+')[0] ?? "?"} on .NET {Environment.Version}";
+}
