@@ -108,9 +108,23 @@ public sealed class WorkerTests : IDisposable
         Assert.True(last.GetProperty("succeeded").GetBoolean(), last.ToString());
         Assert.Equal("w-keep", Assert.Single(last.GetProperty("workers").EnumerateArray()).GetProperty("worker").GetString());
         Assert.Equal(last.GetProperty("messageCount").GetInt64(), last.GetProperty("workers")[0].GetProperty("records").GetInt64());
-        // The surviving worker went back to waiting, and ends on SIGTERM.
+        Assert.Contains("kafkaperf: workers: all 2 ready ", run.Stderr, StringComparison.Ordinal);
+        // The surviving worker went back to waiting.
         await WaitForAsync(keep, "ended; waiting for plans", TimeSpan.FromSeconds(10));
-        Assert.False(keep.Process.HasExited);
+
+        // A coordinator killed mid-run: the worker gives the plan up after the stall timeout and waits again.
+        using var second = CliProcess.Start(null, "run", "--clients", "confluent", "--scenarios", "produce", "--sizes", "100",
+            "--rate", "1000", "--duration", "5s", "--warmup", "0s", "--repeat", "2", "--bootstrap", bootstrap,
+            "--workers", group, "--expect", "1", "--stall-timeout", "3s", "--format", "json", "--output", Path.Combine(_output.FullName, "second"));
+        // Run 1 done (its line), run 2 under way.
+        await WaitForAsync(second, "[   1/2]", TimeSpan.FromMinutes(1));
+        await Task.Delay(1000, TestContext.Current.CancellationToken);
+        second.Process.Kill(entireProcessTree: true);
+        var killed = Stopwatch.StartNew();
+        await WaitForAsync(keep, "said nothing for 3 s; the plan is given up and the worker waits again", TimeSpan.FromSeconds(30));
+        Assert.True(killed.Elapsed < TimeSpan.FromSeconds(15), $"the worker took {killed.Elapsed.TotalSeconds:0.0} s to give the plan up");
+        await Task.Delay(1500, TestContext.Current.CancellationToken);
+        Assert.False(keep.Process.HasExited, keep.Stderr);
     }
 
     private static async Task WaitForAsync(CliProcess cli, string text, TimeSpan timeout)

@@ -365,7 +365,11 @@ internal sealed class RunCommand
         }
         finally
         {
-            if (coordinator is not null) await coordinator.DisposeAsync();
+            if (coordinator is not null)
+            {
+                if (coordinator.Overhead() is { } overhead) log?.WriteLine($"kafkaperf: {overhead}.");
+                await coordinator.DisposeAsync();
+            }
             localWorkers?.Dispose();
             if (broker is not null) await broker.DisposeAsync();
         }

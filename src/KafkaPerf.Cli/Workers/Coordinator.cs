@@ -42,6 +42,10 @@ internal sealed class Coordinator : IRemoteRuns, IAsyncDisposable
     private readonly HashSet<string> _gone = new(StringComparer.Ordinal);
     private TimeSpan _stall = TimeSpan.FromSeconds(30);
     private bool _planSent;
+    private readonly List<double> _prepareMillis = [];
+    private readonly List<double> _collectMillis = [];
+    private long _resultBytes;
+    private int _results;
 
     private Coordinator(WorkerBus bus, string group, bool ownsTopic, TextWriter? log)
     {
@@ -191,6 +195,7 @@ internal sealed class Coordinator : IRemoteRuns, IAsyncDisposable
         });
         var ready = new HashSet<string>(StringComparer.Ordinal);
         bool started = false;
+        long prepared = Stopwatch.GetTimestamp(), startedAt = 0;
         while (outcomes.Any(o => o is null))
         {
             for (int i = 0; i < participants.Length; i++)
@@ -209,6 +214,8 @@ internal sealed class Coordinator : IRemoteRuns, IAsyncDisposable
                 // Everyone has its topic: the run starts for all at once, a moment from now.
                 Send(new WorkerMessage { Type = WorkerMessage.Start, From = _id, Plan = _planId, Sequence = run.Sequence, StartAtUnixMs = (DateTimeOffset.UtcNow + StartMargin).ToUnixTimeMilliseconds() });
                 started = true;
+                startedAt = Stopwatch.GetTimestamp();
+                _prepareMillis.Add(Stopwatch.GetElapsedTime(prepared).TotalMilliseconds);
             }
             var reply = await NextAsync(TimeSpan.FromMilliseconds(200), cancellationToken);
             if (reply is null || reply.Sequence != run.Sequence || Array.IndexOf(participants, reply.From) is not (>= 0 and var index)) continue;
@@ -220,6 +227,8 @@ internal sealed class Coordinator : IRemoteRuns, IAsyncDisposable
                 string? error = reply.Error;
                 if (reply.Measurement is { } bytes)
                 {
+                    _resultBytes += bytes.Length;
+                    _results++;
                     try
                     {
                         measurement = MeasurementWire.Deserialize(bytes);
@@ -233,7 +242,26 @@ internal sealed class Coordinator : IRemoteRuns, IAsyncDisposable
                 outcomes[index] = Outcome(reply.From, index, shares[index], measurement, measurement is null ? error ?? "it sent no measurement" : null);
             }
         }
-        return MeasurementMerge.Merge([.. outcomes.Select(o => o!)]);
+        var merged = MeasurementMerge.Merge([.. outcomes.Select(o => o!)]);
+        // What the protocol added after the run: from the agreed start plus the slowest worker's own run to its last result.
+        if (startedAt != 0 && double.IsFinite(merged.ElapsedSeconds))
+            _collectMillis.Add((Stopwatch.GetElapsedTime(startedAt) - StartMargin).TotalMilliseconds - (merged.ElapsedSeconds + (merged.WarmupRecords > 0 && merged.OfferedRate is > 0 ? merged.WarmupRecords / merged.OfferedRate.Value : 0)) * 1000);
+        return merged;
+    }
+
+    /// <summary>What coordination cost, for the last line of the plan: the join, and per run the preparation (every
+    /// worker's topic created) and the collection of the results after the slowest worker's run ended.</summary>
+    public string? Overhead()
+    {
+        if (_prepareMillis.Count == 0) return null;
+        static double Median(List<double> values)
+        {
+            var sorted = values.Order().ToList();
+            return sorted.Count % 2 == 1 ? sorted[sorted.Count / 2] : (sorted[(sorted.Count / 2) - 1] + sorted[sorted.Count / 2]) / 2;
+        }
+        return $"workers: all {_workers.Count} ready {JoinTime.TotalSeconds:0.0} s after the plan began waiting for them (joined, plan read, clients created); per run, median {Median(_prepareMillis):0} ms from prepare to every worker ready "
+            + $"(topics created), then a {StartMargin.TotalMilliseconds:0} ms start margin, and median {(_collectMillis.Count > 0 ? Median(_collectMillis) : double.NaN):0} ms "
+            + $"from the slowest worker's end to its results; {(_results > 0 ? _resultBytes / 1024.0 / _results : 0):0.0} KB of results per worker and run";
     }
 
     private WorkerOutcome Outcome(string worker, int index, PlanCell share, RunMeasurement? measurement, string? error)
