@@ -12,7 +12,7 @@ mkdir -p "$out"
 for p in 1 2 4; do
   "${tool[@]}" run --processes "$p" --producers "$p,$((2 * p))" --clients confluent,java --references kcat \
     --scenarios produce --sizes 20,250 --messages 1000000 --repeat 3 --stall-timeout 60s \
-    --format json,md --output "$out/p$p" --quiet >/dev/null
+    --format json,md --output "$out/p$p" >"$out/p$p.md" 2>"$out/p$p.log"
 done
 python3 - "$out" <<'PY'
 import glob, json, sys

@@ -208,13 +208,17 @@ internal sealed class WorkerCommand(ClientRegistry registry, RunCommand runComma
                     }
                     var run = new RunDescriptor(message.Sequence, plan.TotalRuns, cell, message.Client!, message.Repetition, $"{message.Topic}.w{index}");
                     var runner = new BenchmarkRunner(registry, connection with { StallTimeout = plan.StallTimeout });
+                    Trace($"run {message.Sequence}: {message.Client}, share {index + 1} of {count}, topic {run.Topic}");
                     var (_, measurement) = await runner.RunShareAsync(plan, run, client, payload, async ct =>
                     {
                         Send(new WorkerMessage { Type = WorkerMessage.Ready, From = name, Plan = planId, Sequence = message.Sequence });
+                        Trace($"run {message.Sequence}: topic created, ready");
                         long at = await start.Task.WaitAsync(stall, ct);
                         var wait = DateTimeOffset.FromUnixTimeMilliseconds(at) - DateTimeOffset.UtcNow;
                         if (wait > TimeSpan.Zero) await Task.Delay(wait, ct);
+                        Trace($"run {message.Sequence}: started");
                     }, NullProgress.Instance, token);
+                    Trace($"run {message.Sequence}: done{(measurement?.Error is { } e ? $" ({e})" : string.Empty)}");
                     result = new WorkerMessage
                     {
                         Type = WorkerMessage.Result, From = name, Plan = planId, Sequence = message.Sequence,
@@ -272,6 +276,12 @@ internal sealed class WorkerCommand(ClientRegistry registry, RunCommand runComma
         }
 
         private void Send(WorkerMessage message) => bus.Send(name, message.ToBytes());
+
+        /// <summary>A step of a run, with --verbose.</summary>
+        private void Trace(string line)
+        {
+            if (CliErrors.Verbose) Console.Error.WriteLine($"kafkaperf worker {name}: {line}");
+        }
 
         private static bool IsAlive(int pid)
         {

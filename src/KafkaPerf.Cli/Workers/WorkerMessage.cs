@@ -26,8 +26,11 @@ internal sealed record WorkerMessage
 
     private static readonly JsonSerializerOptions Json = new()
     {
-        DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingDefault,
+        // Not WhenWritingDefault: a required member at its default (a client's capabilities None) must still be written.
+        DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull,
         NumberHandling = JsonNumberHandling.AllowNamedFloatingPointLiterals,
+        PropertyNamingPolicy = JsonNamingPolicy.CamelCase,
+        PropertyNameCaseInsensitive = true,
     };
 
     /// <summary>What it is (the constants above).</summary>
@@ -89,18 +92,32 @@ internal sealed record WorkerMessage
 
     public byte[] ToBytes() => JsonSerializer.SerializeToUtf8Bytes(this, Json);
 
-    /// <summary>The message in <paramref name="bytes"/>; <see langword="null"/> when it is not one (anyone may write to the topic).</summary>
+    /// <summary>The message in <paramref name="bytes"/>; <see langword="null"/> when it is not one (anyone may write to the
+    /// topic). A message whose envelope reads but whose content does not (another version of the tool) comes back with its
+    /// type, sender, plan and run and an <see cref="Error"/> saying so: a run waiting for it fails instead of waiting on.</summary>
     public static WorkerMessage? Read(byte[] bytes)
     {
         try
         {
             return JsonSerializer.Deserialize<WorkerMessage>(bytes, Json);
         }
-        catch (JsonException)
+        catch (JsonException ex)
         {
-            return null;
+            try
+            {
+                var envelope = JsonSerializer.Deserialize<Envelope>(bytes, Json);
+                return envelope is { Type: { } type, From: { } from }
+                    ? new WorkerMessage { Type = type, From = from, Plan = envelope.Plan, Sequence = envelope.Sequence, Error = $"its message could not be read ({ex.Message})" }
+                    : null;
+            }
+            catch (JsonException)
+            {
+                return null;
+            }
         }
     }
+
+    private sealed record Envelope(string? Type, string? From, string? Plan, int Sequence);
 
     /// <summary>This tool's version and its runtime's, as workers announce them.</summary>
     public static string ToolVersion { get; } =
