@@ -38,7 +38,8 @@ internal static class ConfigurationDefaults
         foreach (var entry in configuration.GetSection(command.Name).GetChildren())
         {
             // Variables keep their case (KAFKAPERF_RUN__REPEAT is "REPEAT"); options are lower case.
-            var name = "--" + entry.Key.ToLowerInvariant();
+            // A variable cannot hold a dash in most shells: KAFKAPERF_RUN__STALL_TIMEOUT is --stall-timeout (no option has '_').
+            var name = "--" + entry.Key.ToLowerInvariant().Replace('_', '-');
             // Short options keep their case: "X" is -X (a list: {"X": ["confluent:linger.ms=5", "java:linger.ms=5"]}).
             var option = command.Options.FirstOrDefault(o => o.Name == name || o.Aliases.Contains(name) || o.Name == "-" + entry.Key)
                 ?? throw new InvalidOperationException(

@@ -153,7 +153,8 @@ public partial class ProcessTests
             File.WriteAllText(Path.Combine(folder.FullName, "kafkaperf.json"), $$"""
                 { "run": { "clients": "inmemory", "scenarios": ["produce"], "messages": 100, "sizes": "10", "repeat": 2, "quiet": true, "format": "json", "output": "{{output}}" } }
                 """);
-            var variable = new Dictionary<string, string?> { ["KAFKAPERF_RUN__REPEAT"] = "3" };
+            // An underscore in a variable stands for the option's dash.
+            var variable = new Dictionary<string, string?> { ["KAFKAPERF_RUN__REPEAT"] = "3", ["KAFKAPERF_RUN__TOPIC_PREFIX"] = "from-variable" };
 
             var fromFile = await CliProcess.RunInAsync(folder.FullName, null, "run");
             var fromVariable = await CliProcess.RunInAsync(folder.FullName, variable, "run");
@@ -162,8 +163,9 @@ public partial class ProcessTests
             var typo = await CliProcess.RunInAsync(folder.FullName, null, "run");
 
             Assert.Equal((0, 0, 0), (fromFile.Exit, fromVariable.Exit, fromFlag.Exit));
-            var repeats = Directory.GetFiles(output, "*.json").OrderBy(File.GetLastWriteTimeUtc).Select(f => KafkaPerf.Reporting.Exporters.ResultJson.Read(f).Plan.Repeat);
-            Assert.Equal([2, 3, 4], repeats);
+            var plans = Directory.GetFiles(output, "*.json").OrderBy(File.GetLastWriteTimeUtc).Select(f => KafkaPerf.Reporting.Exporters.ResultJson.Read(f).Plan).ToList();
+            Assert.Equal([2, 3, 4], plans.Select(p => p.Repeat));
+            Assert.Equal("from-variable", plans[1].TopicPrefix);
             Assert.Equal(2, typo.Exit);
             Assert.StartsWith("kafkaperf: 'run:repaet' (from kafkaperf.json or KAFKAPERF_RUN__REPAET) is not an option of run", Assert.Single(Lines(typo.Stderr)), StringComparison.Ordinal);
         }

@@ -267,7 +267,7 @@ internal sealed class Coordinator : IRemoteRuns, IAsyncDisposable
     private WorkerOutcome Outcome(string worker, int index, PlanCell share, RunMeasurement? measurement, string? error)
     {
         var hello = _hellos.GetValueOrDefault(worker);
-        return new WorkerOutcome(worker, index, hello?.Host, hello?.ProcessId, share.MessageCount, share.Settings.Producers ?? 1, measurement, error);
+        return new WorkerOutcome(worker, index, hello?.Host, hello?.ProcessId, share.MessageCount, share.Settings.Producers ?? 1, measurement, error) { Version = hello?.Version };
     }
 
     /// <summary>Sends the workers back to waiting and leaves the group's topic (deleting it when the group was this run's own).</summary>

@@ -16,7 +16,11 @@ namespace KafkaPerf.Distributed;
 /// <param name="Measurement">What it measured; <see langword="null"/> when it sent nothing back.</param>
 /// <param name="Error">Why it sent nothing back (it died, or stopped answering).</param>
 public sealed record WorkerOutcome(string Worker, int Index, string? Host, int? ProcessId, long Records, int Producers,
-    RunMeasurement? Measurement, string? Error = null);
+    RunMeasurement? Measurement, string? Error = null)
+{
+    /// <summary>Its tool and runtime versions.</summary>
+    public string? Version { get; init; }
+}
 
 /// <summary>
 /// Adds the measurements of the workers that ran one run together into the run's measurement: counts summed, histograms
@@ -88,6 +92,7 @@ public static class MeasurementMerge
             Index = o.Index,
             Host = o.Host,
             ProcessId = o.ProcessId,
+            Version = o.Version,
             Records = o.Records,
             Producers = m?.Producers ?? o.Producers,
             Sent = m?.Sent ?? 0,

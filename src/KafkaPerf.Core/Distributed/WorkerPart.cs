@@ -17,6 +17,9 @@ public sealed record WorkerPart
     /// <summary>Its process ID there.</summary>
     public int? ProcessId { get; init; }
 
+    /// <summary>Its tool and runtime versions, as it announced them.</summary>
+    public string? Version { get; init; }
+
     /// <summary>The records it was to send (its share).</summary>
     public long Records { get; init; }
 
