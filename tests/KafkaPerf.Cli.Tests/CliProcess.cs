@@ -76,6 +76,19 @@ internal sealed class CliProcess : IDisposable
         return (cli.Process.ExitCode, cli.Stdout, cli.Stderr);
     }
 
+    /// <summary>Waits until the tool has written <paramref name="text"/> to standard error; fails if it ends first or the
+    /// time runs out.</summary>
+    public async Task WaitForAsync(string text, TimeSpan timeout)
+    {
+        var watch = Stopwatch.StartNew();
+        while (!Stderr.Contains(text, StringComparison.Ordinal))
+        {
+            Xunit.Assert.False(Process.HasExited, $"the tool ended before '{text}': {Stderr}");
+            Xunit.Assert.True(watch.Elapsed < timeout, $"no '{text}' after {timeout}: {Stderr}");
+            await Task.Delay(20, Xunit.TestContext.Current.CancellationToken);
+        }
+    }
+
     public void Dispose()
     {
         if (!Process.HasExited) Process.Kill(entireProcessTree: true);

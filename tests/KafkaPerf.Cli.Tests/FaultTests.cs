@@ -25,7 +25,7 @@ public sealed class FaultTests : IDisposable
     public async Task EmbeddedBrokerKilledDuringARun_RunFailsAtOnceNamingTheExitExit3AndEveryRunSaved(string client, string scenario)
     {
         using var run = StartRun(client, scenario);
-        await WaitForAsync(run, "[   2/3]", TimeSpan.FromMinutes(3));
+        await run.WaitForAsync("[   2/3]", TimeSpan.FromMinutes(3));
         var broker = BrokerOf(run);
         await Task.Delay(200, TestContext.Current.CancellationToken);
 
@@ -61,7 +61,7 @@ public sealed class FaultTests : IDisposable
     public async Task EmbeddedBrokerStoppedLongerThanTheStallTimeout_RunFailsSayingWhatStalledAndThePlanStops()
     {
         using var run = StartRun("confluent", "produce", "--stall-timeout", "3s", "--messages", "300000");
-        await WaitForAsync(run, "[   2/3]", TimeSpan.FromMinutes(3));
+        await run.WaitForAsync("[   2/3]", TimeSpan.FromMinutes(3));
         var broker = BrokerOf(run);
         await Task.Delay(100, TestContext.Current.CancellationToken);
 
@@ -98,7 +98,7 @@ public sealed class FaultTests : IDisposable
         var bootstrap = await cluster.FirstLine.WaitAsync(TimeSpan.FromMinutes(2), TestContext.Current.CancellationToken);
         var jvm = JvmOf(cluster.Process.Id);
         using var run = StartRun("confluent", "produce", "--bootstrap", bootstrap, "--stall-timeout", "3s", "--messages", "300000");
-        await WaitForAsync(run, "[   2/3]", TimeSpan.FromMinutes(3));
+        await run.WaitForAsync("[   2/3]", TimeSpan.FromMinutes(3));
         await Task.Delay(100, TestContext.Current.CancellationToken);
 
         var killed = Stopwatch.StartNew();
@@ -123,7 +123,7 @@ public sealed class FaultTests : IDisposable
         var bootstrap = await cluster.FirstLine.WaitAsync(TimeSpan.FromMinutes(2), TestContext.Current.CancellationToken);
         var jvm = JvmOf(cluster.Process.Id);
         using var run = StartRun("confluent", "produce", "--bootstrap", bootstrap, "--stall-timeout", "3s", "--messages", "300000", "--repeat", "3");
-        await WaitForAsync(run, "[   2/4]", TimeSpan.FromMinutes(3));
+        await run.WaitForAsync("[   2/4]", TimeSpan.FromMinutes(3));
         await Task.Delay(100, TestContext.Current.CancellationToken);
 
         Assert.Equal(0, Signal(jvm, "STOP"));
@@ -220,7 +220,7 @@ public sealed class FaultTests : IDisposable
     public async Task ToolKilledMidPlan_CheckpointFilesHoldEveryFinishedRun()
     {
         using var run = StartRun("confluent", "produce", "--repeat", "6", "--sizes", "100", "--messages", "100000");
-        await WaitForAsync(run, "[   3/7]", TimeSpan.FromMinutes(3));
+        await run.WaitForAsync("[   3/7]", TimeSpan.FromMinutes(3));
         var broker = BrokerOf(run);
 
         Assert.Equal(0, Signal(run.Process.Id, "KILL"));
@@ -250,7 +250,7 @@ public sealed class FaultTests : IDisposable
             var output = Path.Combine(_output.FullName, "results");
             using var run = CliProcess.Start(env, "run", "--clients", "confluent", "--scenarios", "produce", "--sizes", "100", "--messages", "50000",
                 "--repeat", "4", "--broker-heap", "512", "--output", output);
-            await WaitForAsync(run, "[   2/5]", TimeSpan.FromMinutes(3));
+            await run.WaitForAsync("[   2/5]", TimeSpan.FromMinutes(3));
 
             Directory.Delete(output, recursive: true);
             var exit = await ExitAsync(run, TimeSpan.FromMinutes(2));
@@ -294,17 +294,6 @@ public sealed class FaultTests : IDisposable
         return CliProcess.Start(null, [.. args]);
     }
 
-    private static async Task WaitForAsync(CliProcess cli, string text, TimeSpan timeout)
-    {
-        var watch = Stopwatch.StartNew();
-        while (!cli.Stderr.Contains(text, StringComparison.Ordinal))
-        {
-            Assert.False(cli.Process.HasExited, $"the tool ended before '{text}': {cli.Stderr}");
-            Assert.True(watch.Elapsed < timeout, $"no '{text}' after {timeout}: {cli.Stderr}");
-            await Task.Delay(20, TestContext.Current.CancellationToken);
-        }
-    }
-
     private static async Task<int> ExitAsync(CliProcess cli, TimeSpan timeout)
     {
         using var wait = CancellationTokenSource.CreateLinkedTokenSource(TestContext.Current.CancellationToken);
@@ -320,7 +309,7 @@ public sealed class FaultTests : IDisposable
     private async Task<(CliProcess Run, (int Pid, string DataDirectory, string Bootstrap) Broker)> StartWithAHungJavaFlushAsync()
     {
         var run = StartRun("java", "produce", "--stall-timeout", "60s", "--messages", "300000", "--signals");
-        await WaitForAsync(run, "[   2/3]", TimeSpan.FromMinutes(3));
+        await run.WaitForAsync("[   2/3]", TimeSpan.FromMinutes(3));
         var broker = BrokerOf(run);
         await Task.Delay(300, TestContext.Current.CancellationToken);
         Assert.Equal(0, Signal(broker.Pid, "STOP"));

@@ -32,6 +32,32 @@ public sealed class WorkerTests : IDisposable
         Assert.False(Directory.Exists(output));
     }
 
+    [Theory]
+    [InlineData(new[] { "--group", "a b", "--bootstrap", "localhost:9092" }, "the worker group 'a b' is not a name of letters, digits, '.', '_' and '-' (at most 200): e.g. --group bench-1.")]
+    [InlineData(new[] { "--group", "g", "--bootstrap", "localhost:9092", "--plans", "0" }, "--plans 0 is out of range: give 1 or more")]
+    [InlineData(new[] { "--group", "g", "--bootstrap", "localhost:9092", "--security", "sasl-ssl" }, "--security sasl-ssl needs credentials")]
+    public async Task Worker_BadInput_OneLineExit2(string[] args, string expected)
+    {
+        var (exit, _, err) = await CliProcess.RunAsync(new Dictionary<string, string?> { ["KAFKAPERF_SASL_USERNAME"] = null, ["KAFKAPERF_SASL_PASSWORD"] = null }, ["worker", .. args]);
+
+        Assert.True(exit == 2, err);
+        Assert.Contains(expected, err, StringComparison.Ordinal);
+        Assert.Single(err.TrimEnd().Split('\n'));
+    }
+
+    [Fact]
+    public async Task Worker_NoClusterAtTheAddress_OneLineExit3InBoundedTime()
+    {
+        var watch = Stopwatch.StartNew();
+
+        var (exit, _, err) = await CliProcess.RunAsync(null, "worker", "--group", "g", "--bootstrap", "127.0.0.1:1");
+
+        Assert.True(exit == 3, err);
+        Assert.StartsWith("kafkaperf: worker ", err, StringComparison.Ordinal);
+        Assert.Contains("cannot join group 'g' on 127.0.0.1:1", err, StringComparison.Ordinal);
+        Assert.True(watch.Elapsed < TimeSpan.FromSeconds(60), $"took {watch.Elapsed}");
+    }
+
     [Fact]
     public async Task Processes3_AtAFixedRate_EveryRunIsTheSumOfItsThreeWorkersAndNoWorkerOutlivesTheTool()
     {
@@ -87,7 +113,7 @@ public sealed class WorkerTests : IDisposable
         using var run = CliProcess.Start(null, "run", "--clients", "confluent", "--scenarios", "produce", "--sizes", "100",
             "--rate", "2000", "--duration", "2s", "--warmup", "0s", "--repeat", "4", "--bootstrap", bootstrap,
             "--workers", group, "--expect", "2", "--stall-timeout", "4s", "--format", "json", "--output", _output.FullName);
-        await WaitForAsync(run, "[   2/4]", TimeSpan.FromMinutes(2));
+        await run.WaitForAsync("[   2/4]", TimeSpan.FromMinutes(2));
 
         doomed.Process.Kill();
         using var wait = CancellationTokenSource.CreateLinkedTokenSource(TestContext.Current.CancellationToken);
@@ -110,32 +136,21 @@ public sealed class WorkerTests : IDisposable
         Assert.Equal(last.GetProperty("messageCount").GetInt64(), last.GetProperty("workers")[0].GetProperty("records").GetInt64());
         Assert.Contains("kafkaperf: workers: all 2 ready ", run.Stderr, StringComparison.Ordinal);
         // The surviving worker went back to waiting.
-        await WaitForAsync(keep, "ended; waiting for plans", TimeSpan.FromSeconds(10));
+        await keep.WaitForAsync("ended; waiting for plans", TimeSpan.FromSeconds(10));
 
         // A coordinator killed mid-run: the worker gives the plan up after the stall timeout and waits again.
         using var second = CliProcess.Start(null, "run", "--clients", "confluent", "--scenarios", "produce", "--sizes", "100",
             "--rate", "1000", "--duration", "5s", "--warmup", "0s", "--repeat", "2", "--bootstrap", bootstrap,
             "--workers", group, "--expect", "1", "--stall-timeout", "3s", "--format", "json", "--output", Path.Combine(_output.FullName, "second"));
         // Run 1 done (its line), run 2 under way.
-        await WaitForAsync(second, "[   1/2]", TimeSpan.FromMinutes(1));
+        await second.WaitForAsync("[   1/2]", TimeSpan.FromMinutes(1));
         await Task.Delay(1000, TestContext.Current.CancellationToken);
         second.Process.Kill(entireProcessTree: true);
         var killed = Stopwatch.StartNew();
-        await WaitForAsync(keep, "said nothing for 3 s; the plan is given up and the worker waits again", TimeSpan.FromSeconds(30));
+        await keep.WaitForAsync("said nothing for 3 s; the plan is given up and the worker waits again", TimeSpan.FromSeconds(30));
         Assert.True(killed.Elapsed < TimeSpan.FromSeconds(15), $"the worker took {killed.Elapsed.TotalSeconds:0.0} s to give the plan up");
         await Task.Delay(1500, TestContext.Current.CancellationToken);
         Assert.False(keep.Process.HasExited, keep.Stderr);
-    }
-
-    private static async Task WaitForAsync(CliProcess cli, string text, TimeSpan timeout)
-    {
-        var watch = Stopwatch.StartNew();
-        while (!cli.Stderr.Contains(text, StringComparison.Ordinal))
-        {
-            Assert.False(cli.Process.HasExited, $"the tool ended before '{text}': {cli.Stderr}");
-            Assert.True(watch.Elapsed < timeout, $"no '{text}' after {timeout}: {cli.Stderr}");
-            await Task.Delay(20, TestContext.Current.CancellationToken);
-        }
     }
 
     /// <summary>Local worker processes (of a group the tool made up, local-…) this machine still runs.</summary>
