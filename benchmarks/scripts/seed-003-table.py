@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""The seed-003 table from a result of the documented one-liner (README, "The acks × in-flight study"):
-per client, message size, acks and max.in.flight - median throughput and the send->ack latency p95/p99 of the cell
-(merged histograms of its measured runs). Usage: seed-003-table.py RESULT.json"""
+"""The seed-003 table from a result of the documented one-liners (README, "The acks × in-flight study"):
+per client, message size, acks and max.in.flight - median throughput and the latency p95/p99 of the cell (merged
+histograms of its measured runs): for bursts the send->ack latency and the msg/s reached; at a rate (--rate) the
+response time from when each record was due and the achieved rate. Usage: seed-003-table.py RESULT.json"""
 import json
 import re
 import sys
@@ -9,7 +10,9 @@ import sys
 result = json.load(open(sys.argv[1]))
 rows = {}
 for cell in result["cells"]:
-    if cell["scenario"] != "produce" or not cell.get("latency"):
+    at_rate = cell.get("responseTime") is not None
+    latency = cell.get("responseTime") if at_rate else cell.get("latency")
+    if cell["scenario"] != "produce" or not latency:
         continue
     variant = cell["variant"]
     acks = re.search(r"acks=(\w+)", variant)
@@ -17,8 +20,8 @@ for cell in result["cells"]:
     if not acks or not flight:
         continue
     key = (cell["client"], cell["payloadBytes"], acks.group(1), int(flight.group(1)))
-    rows[key] = (cell["messagesPerSecond"]["median"], cell["latency"]["p95Micros"] / 1000, cell["latency"]["p99Micros"] / 1000,
-                 cell["runs"], cell["failedRuns"])
+    rate = cell["achievedRate"]["median"] if at_rate else cell["messagesPerSecond"]["median"]
+    rows[key] = (rate, latency["p95Micros"] / 1000, latency["p99Micros"] / 1000, cell["runs"], cell["failedRuns"])
 
 print("| client | size | acks | in-flight 1 | 2 | 3 | 4 | 5 |")
 print("|---|---:|---|---|---|---|---|---|")
