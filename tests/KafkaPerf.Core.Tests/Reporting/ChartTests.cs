@@ -43,6 +43,52 @@ public class ChartTests
     }
 
     [Fact]
+    public async Task RateChart_LeavesOutTheShortLastInterval()
+    {
+        // A run at a rate ends with a short tail (the drain after its last due time); drawn as a rate it looked like a
+        // collapse at the end of every run (seen in seed 003's report at 2 000 msg/s).
+        var registry = new ClientRegistry([new KafkaPerf.Clients.InMemory.InMemoryClientFactory(new KafkaPerf.Clients.InMemory.InMemoryClientOptions { ReportsDeliveryLatency = true })]);
+        var plan = new KafkaPerf.Running.BenchmarkPlanBuilder().Clients("inmemory").Scenarios(ScenarioKind.Produce).PayloadSizes(100)
+            .Rates(2_000).Duration(TimeSpan.FromMilliseconds(300)).LoadWarmup(TimeSpan.Zero).Repeat(2).Build();
+        var result = await new KafkaPerf.Running.BenchmarkRunner(registry, ClientConnection.None)
+            .RunAsync(plan, cancellationToken: TestContext.Current.CancellationToken);
+        static IntervalRecord Interval(int index, double length, long acknowledged) => new()
+        {
+            Index = index, StartSeconds = index, LengthSeconds = length, Warmup = false, Sent = acknowledged, Acknowledged = acknowledged,
+            Consumed = 0, MegabytesPerSecond = 0, InFlight = 0,
+        };
+        var runs = result.Runs.Select(r => r with { Intervals = [Interval(0, 1, 2_000), Interval(1, 1, 2_000), Interval(2, 1, 2_000), Interval(3, 0.05, 10)] }).ToList();
+
+        var chart = ReportCharts.For(ReportSamples.Assemble(plan, runs)).Single(c => c.Name.StartsWith("rate-produce-100b", StringComparison.Ordinal));
+        var lines = XDocument.Parse(chart.Svg).Root!.Descendants(Svg + "polyline").Where(p => p.Parent?.Attribute("class")?.Value == "series").ToList();
+
+        // The client's line holds the three full intervals only, all on one height; the offered line is the other one.
+        var client = lines.Select(Points).Single(p => p.Count != 2);
+        Assert.Equal(3, client.Count);
+        Assert.Single(client.Select(p => p.Y).Distinct());
+        Assert.Contains("short last interval (the drain) is not drawn", chart.Svg, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task For_TwoRates_OneLatencyChartPerRateNamedForWhatItMeasures()
+    {
+        var registry = new ClientRegistry([new KafkaPerf.Clients.InMemory.InMemoryClientFactory(new KafkaPerf.Clients.InMemory.InMemoryClientOptions { ReportsDeliveryLatency = true })]);
+        var plan = new KafkaPerf.Running.BenchmarkPlanBuilder().Clients("inmemory").Scenarios(ScenarioKind.Produce).PayloadSizes(100)
+            .Rates(1_000, 2_000).Duration(TimeSpan.FromMilliseconds(300)).LoadWarmup(TimeSpan.Zero).Repeat(1).Build();
+        var result = await new KafkaPerf.Running.BenchmarkRunner(registry, ClientConnection.None)
+            .RunAsync(plan, cancellationToken: TestContext.Current.CancellationToken);
+
+        var charts = ReportCharts.For(result);
+        var latency = charts.Where(c => c.Kind == ChartKind.Latency).ToList();
+
+        // Each rate has its own percentile chart (the same name twice overwrote one .svg with the other), and at a rate
+        // the latency is the response time, from when each record was due, not from its send.
+        Assert.Equal(charts.Count, charts.Select(c => c.Name).Distinct().Count());
+        Assert.Equal(["latency-produce-100b-1000rps", "latency-produce-100b-2000rps"], latency.Select(c => c.Name));
+        Assert.All(latency, c => Assert.StartsWith("Produce response time (due → ack), 100 B payloads at ", c.Title, StringComparison.Ordinal));
+    }
+
+    [Fact]
     public void For_RealisticResult_ThroughputRatioAndLatencyChartsUnderUniqueNames()
     {
         var charts = ReportCharts.For(ReportSamples.Realistic());

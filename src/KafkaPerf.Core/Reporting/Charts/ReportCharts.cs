@@ -137,14 +137,16 @@ public static class ReportCharts
                 .Select(c => new XYChart.Series(c.client, c.index, LatencyCurve(result, cell, c.client), Markers: false, Whiskers: false,
                     EmptyText: plan.IsReference(c.client) ? "reference tool, no latency" : "no latency measured")).ToList();
             if (curves.All(c => c.Points.Count == 0)) continue;
-            string title = $"{Title(cell.Scenario)} latency{LatencyKind(cell.Scenario)}, {ChartFormat.Bytes(cell.PayloadBytes)} payloads";
+            string title = cell.Rate is { } rate
+                ? $"{Title(cell.Scenario)} response time{DueKind(cell.Scenario)}, {ChartFormat.Bytes(cell.PayloadBytes)} payloads at {ChartFormat.Count(rate)} msg/s"
+                : $"{Title(cell.Scenario)} latency{LatencyKind(cell.Scenario)}, {ChartFormat.Bytes(cell.PayloadBytes)} payloads";
             var svg = LatencyChart.Render(
                 title,
                 $"{ChartFormat.Messages(cell.MessageCount)} messages per run · settings: {cell.Variant} · the measured runs of each client merged",
                 curves,
                 "Curve: the latency within which p of the records arrived; its right end is the slowest record.");
             yield return new ReportChart(
-                $"latency-{Name(cell.Scenario)}-{cell.PayloadBytes.ToString(CultureInfo.InvariantCulture)}b{Suffix(plan, cell.MessageCount, cell.Variant)}",
+                $"latency-{Name(cell.Scenario)}-{cell.PayloadBytes.ToString(CultureInfo.InvariantCulture)}b{LatencySuffix(plan, cell)}",
                 ChartKind.Latency, title, svg);
         }
     }
@@ -193,12 +195,26 @@ public static class ReportCharts
         (plan.MessageCounts.Count > 1 ? $"-{messages.ToString(CultureInfo.InvariantCulture)}msgs" : string.Empty)
         + (plan.SettingsVariants.Count > 1 ? $"-{ChartFormat.Slug(variant)}" : string.Empty);
 
+    /// <summary>At several rates a cell's message count follows from its rate: the rate names the chart.</summary>
+    private static string LatencySuffix(BenchmarkPlan plan, PlanCell cell) =>
+        cell.Rate is { } rate && plan.Rates.Count > 1
+            ? string.Create(CultureInfo.InvariantCulture, $"-{rate:0.###}rps") + (plan.SettingsVariants.Count > 1 ? $"-{ChartFormat.Slug(cell.Variant)}" : string.Empty)
+            : Suffix(plan, cell.MessageCount, cell.Variant);
+
     private static string RunsText(BenchmarkPlan plan) => plan.Repeat == 1 ? "1 measured run" : $"{plan.Repeat.ToString(CultureInfo.InvariantCulture)} measured runs";
 
     private static string LatencyKind(ScenarioKind scenario) => scenario switch
     {
         ScenarioKind.Produce => " (send → ack)",
         ScenarioKind.Roundtrip => " (produce → consume)",
+        _ => string.Empty,
+    };
+
+    /// <summary>At a rate, latency runs from when each record was due.</summary>
+    private static string DueKind(ScenarioKind scenario) => scenario switch
+    {
+        ScenarioKind.Produce => " (due → ack)",
+        ScenarioKind.Roundtrip => " (due → consume)",
         _ => string.Empty,
     };
 

@@ -24,7 +24,9 @@ internal static class TimeSeriesCharts
             string setting = $"{ChartFormat.Bytes(cell.PayloadBytes)} payloads · settings: {cell.Variant}"
                 + (cell.Rate is { } rate ? $" · offered {ChartFormat.Count(rate)} msg/s" : " · burst");
 
-            var rateLines = clients.Select(c => new XYChart.Series(c.Client, c.Index, Median(c.Runs, i => cell.Scenario == ScenarioKind.Produce ? i.AcknowledgedPerSecond : i.ConsumedPerSecond), Markers: false, Whiskers: false)).ToList();
+            // A run's last interval is usually a short tail (the drain after its last due time): a rate over a few
+            // hundredths of a second would draw a collapse that never happened, so the rate lines leave it out.
+            var rateLines = clients.Select(c => new XYChart.Series(c.Client, c.Index, Median(c.Runs, i => cell.Scenario == ScenarioKind.Produce ? i.AcknowledgedPerSecond : i.ConsumedPerSecond, fullOnly: true), Markers: false, Whiskers: false)).ToList();
             if (cell.Rate is { } offered)
             {
                 double end = clients.SelectMany(c => c.Runs).SelectMany(r => r.Intervals!).Select(i => i.StartSeconds + i.LengthSeconds).DefaultIfEmpty(1).Max();
@@ -34,7 +36,7 @@ internal static class TimeSeriesCharts
             string title = $"{Title(cell.Scenario)} rate over time, {ChartFormat.Bytes(cell.PayloadBytes)}{(cell.Rate is { } r1 ? $" at {ChartFormat.Count(r1)} msg/s" : string.Empty)}";
             yield return new ReportChart($"rate-{Name(cell.Scenario)}-{cell.PayloadBytes.ToString(CultureInfo.InvariantCulture)}b{suffix}", ChartKind.TimeSeries, title,
                 Render(title, setting, $"{what} msg/s", rateLines, Axis.LinearFromZero(rateMax * 1.1, ChartFormat.Count),
-                    $"Each point: records {what} per interval (median over the measured runs). Intervals before the warm-up's end count in no figure."));
+                    $"Each point: records {what} per interval (median over the measured runs). Intervals before the warm-up's end count in no figure; a run's short last interval (the drain) is not drawn."));
 
             bool rateCell = cell.Rate is not null;
             var latencyLines = new List<XYChart.Series>();
@@ -66,14 +68,17 @@ internal static class TimeSeriesCharts
         [.. result.Runs.Where(r => !r.IsWarmup && r.Succeeded && r.Client == client && r.Scenario == cell.Scenario && r.MessageCount == cell.MessageCount
             && r.PayloadBytes == cell.PayloadBytes && r.Variant == cell.Variant && r.OfferedRate == cell.Rate && r.Intervals is { Count: > 0 })];
 
-    /// <summary>Per interval index, the median over the runs of a value, at the interval's middle.</summary>
-    private static List<XYChart.Point> Median(List<RunRecord> runs, Func<IntervalRecord, double> value)
+    /// <summary>Per interval index, the median over the runs of a value, at the interval's middle; with
+    /// <paramref name="fullOnly"/>, without the intervals shorter than half their run's first one.</summary>
+    private static List<XYChart.Point> Median(List<RunRecord> runs, Func<IntervalRecord, double> value, bool fullOnly = false)
     {
         var points = new List<XYChart.Point>();
         int count = runs.Count == 0 ? 0 : runs.Max(r => r.Intervals!.Count);
         for (int i = 0; i < count; i++)
         {
-            var at = runs.Where(r => i < r.Intervals!.Count).Select(r => r.Intervals![i]).ToList();
+            var at = runs.Where(r => i < r.Intervals!.Count && (!fullOnly || r.Intervals![i].LengthSeconds >= r.Intervals![0].LengthSeconds / 2))
+                .Select(r => r.Intervals![i]).ToList();
+            if (at.Count == 0) continue;
             var values = at.Select(value).Where(double.IsFinite).Order().ToList();
             if (values.Count == 0) continue;
             double median = values.Count % 2 == 1 ? values[values.Count / 2] : (values[(values.Count / 2) - 1] + values[values.Count / 2]) / 2;
