@@ -86,6 +86,28 @@ public class CliTests
         Assert.False(Directory.Exists(output));
     }
 
+    [Theory]
+    [InlineData(new[] { "--messages", "100000000", "--sizes", "100000" }, "A run of 100,000,000 records of 100000 B writes at least 10000 GB to the embedded broker's disk",
+        "use fewer --messages or smaller --sizes, point TMPDIR at a larger disk, or benchmark your cluster with --bootstrap.")]
+    [InlineData(new[] { "--rate", "100k", "--duration", "10000s", "--sizes", "100000", "--brokers", "3" }, "A run of 1,000,000,000 records of 100000 B (plus its warm-up's) × 3 replicas writes at least ",
+        "use a lower --rate, a shorter --duration or smaller --sizes, point TMPDIR at a larger disk, or benchmark your cluster with --bootstrap.")]
+    public async Task Run_ARunLargerThanTheBrokersFreeDisk_OneLineExit2BeforeTheBrokerStarts(string[] args, string expected, string advice)
+    {
+        var output = Path.Combine(Path.GetTempPath(), "kafkaperf-cli-" + Guid.NewGuid().ToString("N"));
+        var watch = System.Diagnostics.Stopwatch.StartNew();
+
+        var (exit, _, err) = await RunAsync(["run", "--clients", "confluent", "--scenarios", "produce", "--quiet", .. args, "--output", output]);
+
+        Assert.Equal(2, exit);
+        Assert.StartsWith($"kafkaperf: {expected}", err, StringComparison.Ordinal);
+        Assert.Contains(" free under ", err, StringComparison.Ordinal);
+        Assert.EndsWith(advice, err.TrimEnd(), StringComparison.Ordinal);
+        Assert.Single(err.TrimEnd().Split('\n'));
+        Assert.False(Directory.Exists(output));
+        // Said before a broker starts (which takes seconds).
+        Assert.True(watch.Elapsed < TimeSpan.FromSeconds(5), $"took {watch.Elapsed}");
+    }
+
     [Fact]
     public async Task Run_BrokersWithBootstrap_OneLineExit2()
     {

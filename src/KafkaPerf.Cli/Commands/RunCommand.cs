@@ -200,6 +200,8 @@ internal sealed class RunCommand
         var findings = new BenchmarkRunner(_registry, new ClientConnection(bootstrap ?? "embedded")).Validate(plan);
         if (findings.Count > 0) return BadInput(string.Join(Environment.NewLine, findings.Select(f => f.Message)));
         bool needsBroker = plan.Clients.Any(c => _registry.Get(c).RequiresBroker);
+        if (needsBroker && source is BrokerSource.EmbeddedBroker embeddedSource && DiskShortfall(plan, embeddedSource.Options) is { } shortfall)
+            return BadInput(shortfall);
         if (distribution is not null && !needsBroker)
             return BadInput("--workers and --processes meet on the Kafka cluster: a plan whose clients need no broker (memory) runs in this process; leave them out.");
 
@@ -518,6 +520,36 @@ internal sealed class RunCommand
     }
 
     private static int BadInput(string message, Exception? exception = null) => CliErrors.BadInput(message, exception);
+
+    /// <summary>Why the embedded broker's disk cannot hold the plan's largest run, or null. A run's topic holds at least
+    /// its records' payloads (warm-up records at a rate included) once per replica, and every node of the embedded
+    /// cluster keeps its data on the one disk of the temporary folder; a run that fills it would fail hours into a plan.</summary>
+    private static string? DiskShortfall(BenchmarkPlan plan, EmbeddedKafkaBrokerOptions options)
+    {
+        int replicas = plan.ReplicationFactorFor(options.Brokers);
+        var largest = plan.Cells()
+            .Select(cell => (Cell: cell, Bytes: (cell.MessageCount + ((cell.Rate ?? 0) * plan.LoadWarmup.TotalSeconds)) * cell.PayloadBytes * replicas))
+            .MaxBy(c => c.Bytes);
+        if (largest.Cell is null) return null;
+        string root = options.DataRoot ?? Path.GetTempPath();
+        long free;
+        try
+        {
+            free = new DriveInfo(Path.GetFullPath(root)).AvailableFreeSpace;
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or ArgumentException)
+        {
+            return null; // The broker's own start says what is wrong with the folder.
+        }
+        if (largest.Bytes <= free) return null;
+        string Size(double bytes) => bytes >= 1e9 ? string.Create(CultureInfo.InvariantCulture, $"{bytes / 1e9:0.#} GB") : string.Create(CultureInfo.InvariantCulture, $"{bytes / 1e6:0.#} MB");
+        return $"A run of {largest.Cell.MessageCount.ToString("N0", CultureInfo.InvariantCulture)} records of {largest.Cell.PayloadBytes.ToString(CultureInfo.InvariantCulture)} B"
+            + (largest.Cell.Rate is null ? string.Empty : " (plus its warm-up's)")
+            + (replicas > 1 ? $" × {replicas.ToString(CultureInfo.InvariantCulture)} replicas" : string.Empty)
+            + $" writes at least {Size(largest.Bytes)} to the embedded broker's disk, which has {Size(free)} free under {root.TrimEnd('/')}: "
+            + (largest.Cell.Rate is null ? "use fewer --messages or smaller --sizes" : "use a lower --rate, a shorter --duration or smaller --sizes")
+            + ", point TMPDIR at a larger disk, or benchmark your cluster with --bootstrap.";
+    }
 
     /// <summary>Whether an option kept its default (neither typed nor configured).</summary>
     private static bool IsDefault(ParseResult parse, Option option) => parse.GetResult(option) is null or { Implicit: true };
