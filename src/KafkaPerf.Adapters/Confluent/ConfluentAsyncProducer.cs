@@ -25,6 +25,9 @@ internal sealed class ConfluentAsyncProducer : IBenchProducer
 
     private static readonly TimeSpan FlushStep = TimeSpan.FromMilliseconds(1);
 
+    /// <summary>How long a send waits for deliveries when librdkafka's queue is full, as <c>confluent</c>'s does.</summary>
+    private static readonly TimeSpan QueueFullWait = TimeSpan.FromMilliseconds(5);
+
     private readonly IProducer<long, byte[]> _producer;
     private readonly string _topic;
     private readonly SemaphoreSlim _window;
@@ -65,7 +68,17 @@ internal sealed class ConfluentAsyncProducer : IBenchProducer
         Task<DeliveryResult<long, byte[]>> task;
         try
         {
-            task = _producer.ProduceAsync(_topic, new Message<long, byte[]> { Key = key, Value = _array }, CancellationToken.None);
+            while (true)
+            {
+                task = _producer.ProduceAsync(_topic, new Message<long, byte[]> { Key = key, Value = _array }, CancellationToken.None);
+                // A window larger than librdkafka's queue (queue.buffering.max.messages, or .kbytes: 100 000 records of
+                // 10 KB are about its 1 GiB) fills it: ProduceAsync then returns a task already failed with "Local:
+                // Queue full". Application code waits for deliveries and sends again, as confluent's Produce does.
+                if (!task.IsFaulted || task.Exception!.InnerException is not ProduceException<long, byte[]> { Error.Code: ErrorCode.Local_QueueFull })
+                    break;
+                _cancellation.ThrowIfCancellationRequested();
+                Thread.Sleep(QueueFullWait);
+            }
         }
         catch
         {
