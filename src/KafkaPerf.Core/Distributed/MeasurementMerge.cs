@@ -61,8 +61,8 @@ public static class MeasurementMerge
             ConsumerConfig = measured.Select(m => m.ConsumerConfig).FirstOrDefault(c => c is not null),
             CountersPerMessage = Counters(measured),
             Resources = Resources(measured),
-            OfferedRate = measured.Any(m => m.OfferedRate is not null) ? measured.Sum(m => m.OfferedRate ?? 0) : null,
-            AchievedRate = measured.Any(m => m.AchievedRate is not null) ? measured.Sum(m => m.AchievedRate ?? 0) : null,
+            OfferedRate = SumOrNull(measured, m => m.OfferedRate),
+            AchievedRate = SumOrNull(measured, m => m.AchievedRate),
             ResponseTime = Histograms.Merge(measured.Select(m => m.ResponseTime)),
             ServiceTime = Histograms.Merge(measured.Select(m => m.ServiceTime)),
             SendDelay = Histograms.Merge(measured.Select(m => m.SendDelay)),
@@ -134,13 +134,24 @@ public static class MeasurementMerge
             Gen1Collections = all.Sum(r => r.Gen1Collections),
             Gen2Collections = all.Sum(r => r.Gen2Collections),
             AllocatedBytes = all.Sum(r => r.AllocatedBytes),
-            RuntimeGcMillis = all.Any(r => r.RuntimeGcMillis is not null) ? all.Sum(r => r.RuntimeGcMillis ?? 0) : null,
-            RuntimeGcCount = all.Any(r => r.RuntimeGcCount is not null) ? all.Sum(r => r.RuntimeGcCount ?? 0) : null,
-            RuntimeHeapUsedBytes = all.Any(r => r.RuntimeHeapUsedBytes is not null) ? all.Sum(r => r.RuntimeHeapUsedBytes ?? 0) : null,
+            RuntimeGcMillis = SumOrNull(all, r => r.RuntimeGcMillis),
+            RuntimeGcCount = SumOrNull(all, r => r.RuntimeGcCount),
+            RuntimeHeapUsedBytes = SumOrNull(all, r => r.RuntimeHeapUsedBytes),
             // Of the broker and the topic: every worker read the same broker, and each its own topic.
-            BrokerCpuSeconds = all.Any(r => r.BrokerCpuSeconds is not null) ? all.Max(r => r.BrokerCpuSeconds ?? 0) : null,
-            TopicBytesOnDisk = all.Any(r => r.TopicBytesOnDisk is not null) ? all.Sum(r => r.TopicBytesOnDisk ?? 0) : null,
+            BrokerCpuSeconds = all.Max(r => r.BrokerCpuSeconds), // null when no worker read it
+            TopicBytesOnDisk = SumOrNull(all, r => r.TopicBytesOnDisk),
         };
+    }
+
+    /// <summary>The sum of the values that are there; null when none is (a figure no worker measured stays unmeasured).</summary>
+    private static T? SumOrNull<TItem, T>(IEnumerable<TItem> items, Func<TItem, T?> value) where T : struct, System.Numerics.INumber<T>
+    {
+        T? sum = null;
+        foreach (var item in items)
+        {
+            if (value(item) is { } v) sum = (sum ?? T.Zero) + v;
+        }
+        return sum;
     }
 
     /// <summary>The time series added interval by interval: the workers started together, so interval i is the same
@@ -166,7 +177,7 @@ public static class MeasurementMerge
                 Consumed = parts.Sum(p => p.Consumed),
                 MegabytesPerSecond = parts.Sum(p => p.MegabytesPerSecond),
                 InFlight = parts.Sum(p => p.InFlight),
-                Lag = parts.Any(p => p.Lag is not null) ? parts.Sum(p => p.Lag ?? 0) : null,
+                Lag = SumOrNull(parts, p => p.Lag),
                 ResponseTime = AddInterval(parts, Load.IntervalSampler.ResponseMetric, encoded),
                 ServiceTime = AddInterval(parts, Load.IntervalSampler.ServiceMetric, encoded),
                 SendDelay = AddInterval(parts, Load.IntervalSampler.SendDelayMetric, encoded),

@@ -146,7 +146,7 @@ public static class ReportCharts
                 curves,
                 "Curve: the latency within which p of the records arrived; its right end is the slowest record.");
             yield return new ReportChart(
-                $"latency-{Name(cell.Scenario)}-{cell.PayloadBytes.ToString(CultureInfo.InvariantCulture)}b{LatencySuffix(plan, cell)}",
+                $"latency-{Name(cell.Scenario)}-{cell.PayloadBytes.ToString(CultureInfo.InvariantCulture)}b{Suffix(plan, cell.MessageCount, cell.Variant, cell.Rate)}",
                 ChartKind.Latency, title, svg);
         }
     }
@@ -191,15 +191,12 @@ public static class ReportCharts
     /// <summary>A client's name, marked when it is a reference tool rather than a .NET client.</summary>
     private static string Label(BenchmarkPlan plan, string client) => plan.IsReference(client) ? $"{client} (reference)" : client;
 
-    private static string Suffix(BenchmarkPlan plan, long messages, string variant) =>
-        (plan.MessageCounts.Count > 1 ? $"-{messages.ToString(CultureInfo.InvariantCulture)}msgs" : string.Empty)
+    /// <summary>What tells a chart from its siblings: the message count when there are several, or at several rates
+    /// the rate (a rate cell's message count follows from it), then the settings variant when there are several.</summary>
+    private static string Suffix(BenchmarkPlan plan, long messages, string variant, double? rate = null) =>
+        (rate is { } r && plan.Rates.Count > 1 ? string.Create(CultureInfo.InvariantCulture, $"-{r:0.###}rps")
+            : plan.MessageCounts.Count > 1 ? $"-{messages.ToString(CultureInfo.InvariantCulture)}msgs" : string.Empty)
         + (plan.SettingsVariants.Count > 1 ? $"-{ChartFormat.Slug(variant)}" : string.Empty);
-
-    /// <summary>At several rates a cell's message count follows from its rate: the rate names the chart.</summary>
-    private static string LatencySuffix(BenchmarkPlan plan, PlanCell cell) =>
-        cell.Rate is { } rate && plan.Rates.Count > 1
-            ? string.Create(CultureInfo.InvariantCulture, $"-{rate:0.###}rps") + (plan.SettingsVariants.Count > 1 ? $"-{ChartFormat.Slug(cell.Variant)}" : string.Empty)
-            : Suffix(plan, cell.MessageCount, cell.Variant);
 
     private static string RunsText(BenchmarkPlan plan) => plan.Repeat == 1 ? "1 measured run" : $"{plan.Repeat.ToString(CultureInfo.InvariantCulture)} measured runs";
 
