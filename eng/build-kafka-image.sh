@@ -25,16 +25,13 @@ self="$root/eng/build-kafka-image.sh"
 run_script="$root/eng/kafka-image/run"
 
 fail() { echo "build-kafka-image: $*" >&2; exit 1; }
+# shellcheck source=eng/image-rootfs.sh
+. "$root/eng/image-rootfs.sh"
 
 [ -f "$run_script" ] || fail "the start script $run_script is missing: restore it from git (git checkout -- eng/kafka-image/run)."
 
 # The engine first: without it nothing here is of use, and the up-to-date check asks it.
-command -v docker >/dev/null 2>&1 \
-  || fail "docker is not installed: install Docker (Debian/Ubuntu: apt-get install docker.io) and start its engine, then run this again."
-if ! engine=$(docker info --format '{{.ServerVersion}}' 2>&1); then
-  reason=$(echo "$engine" | grep -m1 -i -E 'cannot connect|permission denied|error' | cut -c1-200 || true)
-  fail "the Docker engine does not answer (${reason:-docker info failed}): start it (systemctl start docker, or run dockerd in the background as root) or fix DOCKER_HOST, then run this again."
-fi
+image_require_docker
 
 # Kafka's jars: the same folder the build uses; the fetch script does nothing while they match the pom.
 if [ -n "${KAFKAPERF_KAFKA_HOME:-}" ]; then libs="$KAFKAPERF_KAFKA_HOME/libs"; else libs="$root/artifacts/kafka/libs"; fi
@@ -53,37 +50,16 @@ case ${image%:*} in
   *) fail "the image name '$image' has no 'apache' in its repository part, so Testcontainers.Kafka would not treat it as a KRaft apache/kafka image: choose a name with 'apache' in it." ;;
 esac
 
-# The JDK: JAVA_HOME's when it has jlink (as the build takes JAVA_HOME's javac), else the one jlink on PATH belongs to.
-if [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/jlink" ]; then
-  jdk=$JAVA_HOME
-elif command -v jlink >/dev/null 2>&1; then
-  jdk=$(dirname "$(dirname "$(readlink -f "$(command -v jlink)")")")
-else
-  fail "no JDK with jlink found: install a JDK 17 or later (Debian/Ubuntu: apt-get install openjdk-17-jdk-headless) or point JAVA_HOME at one."
-fi
+image_find_jdk
 feature=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$jdk/release" 2>/dev/null || true)
 [ "${feature:-0}" -ge 17 ] \
   || fail "the JDK at $jdk is not Java 17 or later (Kafka $version needs 17): install one (apt-get install openjdk-17-jdk-headless) or point JAVA_HOME at one."
-command -v ldd >/dev/null 2>&1 || fail "ldd is not installed, and it lists the C libraries the Java runtime needs: install it (Debian/Ubuntu: apt-get install libc-bin)."
-
-# busybox: static from Debian's busybox-static; a dynamic one works too, as its libraries are copied like Java's.
-if ! command -v busybox >/dev/null 2>&1; then
-  if ! command -v apt-get >/dev/null 2>&1 || [ "$(id -u)" != 0 ]; then
-    fail "busybox is not installed, and it is the image's shell: install it (Debian/Ubuntu: apt-get install busybox-static), then run this again."
-  fi
-  # The package lists may be missing or old on a fresh machine: update them only when the install fails without.
-  if ! apt-get install -y -q busybox-static >/dev/null 2>&1; then
-    apt-get update -q >/dev/null 2>&1 || true
-    apt-get install -y -q busybox-static >/dev/null 2>&1 \
-      || fail "apt-get could not install busybox-static (try: apt-get update && apt-get install busybox-static), and busybox is the image's shell."
-  fi
-fi
-busybox=$(readlink -f "$(command -v busybox)")
+image_find_busybox
 
 # What the image is made of. A different hash means a different image: rebuild. Jars are named by version, so their
 # names and sizes stand for their content.
 inputs=$(
-  cat "$self" "$run_script"
+  cat "$self" "$root/eng/image-rootfs.sh" "$run_script"
   (cd "$libs" && stat -c '%n %s' ./*.jar)
   echo "$jdk"; cat "$jdk/release"
   "$busybox" 2>&1 | head -1 || true
@@ -145,19 +121,11 @@ done
 if grep -q 'not found' "$work/ldd.txt"; then
   fail "these libraries that the Java runtime needs are missing on this machine: $(grep 'not found' "$work/ldd.txt" | awk '{print $1}' | sort -u | paste -sd' ' -): install them, then run this again."
 fi
-awk '$2 == "=>" && $3 ~ /^\// {print $3} $1 ~ /^\// {print $1}' "$work/ldd.txt" | sort -u | grep -v "^$jre/" \
-  | while read -r lib; do
-      mkdir -p "$rootfs$(dirname "$lib")"
-      cp -L "$lib" "$rootfs$lib"
-    done
+image_copy_libraries "$work/ldd.txt" "$rootfs" </dev/null
 
-# busybox and its applets (sh, env, sed, cat, mkdir, id, sleep, ...) as links where a system has them.
-cp "$busybox" "$rootfs/bin/busybox"
-"$busybox" --list-full | while read -r applet; do
-  [ -e "$rootfs/$applet" ] && continue
-  mkdir -p "$rootfs/$(dirname "$applet")"
-  ln -s /bin/busybox "$rootfs/$applet"
-done
+# busybox and its applets, and the users (root only: the official image's appuser would need owners set per file in
+# the tar, and nothing here needs it).
+image_install_busybox "$rootfs"
 # Testcontainers copies in a #!/bin/bash script and runs it. Debian's busybox has no bash applet (a link named bash
 # answers "applet not found"), so /bin/bash is a script that hands its arguments to busybox's sh; the kernel runs a
 # script whose interpreter is itself a script. The scripts run here are POSIX shell.
@@ -167,10 +135,6 @@ cat >"$rootfs/bin/bash" <<'SH'
 exec /bin/busybox sh "$@"
 SH
 chmod 755 "$rootfs/bin/bash"
-
-# root only: the official image's appuser would need owners set per file in the tar, and nothing here needs it.
-printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/false\n' >"$rootfs/etc/passwd"
-printf 'root:x:0:\nnogroup:x:65534:\n' >"$rootfs/etc/group"
 
 cp "$libs"/*.jar "$rootfs/opt/kafka/libs/"
 install -m 755 "$run_script" "$rootfs/etc/kafka/docker/run"
@@ -330,24 +294,13 @@ Configuration:
         - ref: STDERR
 YAML
 
-# The image this one replaces: untagged by the import, it would linger as <none>.
-previous=$(docker image inspect --format '{{.Id}}' "$image" 2>/dev/null || true)
-
-# Owned by root whoever builds it; streamed into the engine, so no tar file is written.
 # CMD and no ENTRYPOINT, as the official image: Testcontainers replaces the entrypoint with /bin/sh -c.
-if ! tar --numeric-owner --owner=0 --group=0 -C "$rootfs" -cf - . | docker import \
-    --change 'ENV PATH=/opt/java/openjdk/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
-    --change 'ENV JAVA_HOME=/opt/java/openjdk' \
-    --change 'ENV LANG=C.UTF-8' \
-    --change 'EXPOSE 9092' \
-    --change 'CMD ["/etc/kafka/docker/run"]' \
-    --change "LABEL org.opencontainers.image.title=apache-kafka org.opencontainers.image.version=$version" \
-    --change "LABEL $label=$hash" \
-    --message "Apache Kafka $version, built by eng/build-kafka-image.sh" \
-    - "$image" >"$work/import.log" 2>&1; then
-  fail "docker import of the root file system failed ($(tail -1 "$work/import.log" | cut -c1-200)): check the engine's disk space and logs, then run this again."
-fi
-# Still used by a container or tagged under another name: then it stays, as docker rmi refuses.
-if [ -n "$previous" ] && [ "$previous" != "$(docker image inspect --format '{{.Id}}' "$image")" ]; then
-  docker rmi "$previous" >/dev/null 2>&1 || true
-fi
+image_import "$rootfs" "$image" \
+  --change 'ENV PATH=/opt/java/openjdk/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
+  --change 'ENV JAVA_HOME=/opt/java/openjdk' \
+  --change 'ENV LANG=C.UTF-8' \
+  --change 'EXPOSE 9092' \
+  --change 'CMD ["/etc/kafka/docker/run"]' \
+  --change "LABEL org.opencontainers.image.title=apache-kafka org.opencontainers.image.version=$version" \
+  --change "LABEL $label=$hash" \
+  --message "Apache Kafka $version, built by eng/build-kafka-image.sh"

@@ -19,30 +19,15 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 self="$root/eng/build-tool-image.sh"
 fail() { echo "build-tool-image: $*" >&2; exit 1; }
+# shellcheck source=eng/image-rootfs.sh
+. "$root/eng/image-rootfs.sh"
 
-command -v docker >/dev/null 2>&1 \
-  || fail "docker is not installed: install Docker (Debian/Ubuntu: apt-get install docker.io) and start its engine, then run this again."
-if ! engine=$(docker info --format '{{.ServerVersion}}' 2>&1); then
-  fail "the Docker engine does not answer ($(echo "$engine" | head -1 | cut -c1-200)): start it (systemctl start docker, or dockerd in the background as root), then run this again."
-fi
+image_require_docker
 command -v dotnet >/dev/null 2>&1 || fail "dotnet is not installed: install the .NET 10 SDK, then run this again."
-command -v ldd >/dev/null 2>&1 || fail "ldd is not installed: install it (Debian/Ubuntu: apt-get install libc-bin)."
 
-# The JDK, as the broker image finds it.
-if [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/jlink" ]; then
-  jdk=$JAVA_HOME
-elif command -v jlink >/dev/null 2>&1; then
-  jdk=$(dirname "$(dirname "$(readlink -f "$(command -v jlink)")")")
-else
-  fail "no JDK with jlink found: install a JDK 17 or later (Debian/Ubuntu: apt-get install openjdk-17-jdk-headless) or point JAVA_HOME at one."
-fi
-busybox=$(command -v busybox || true)
-if [ -z "$busybox" ]; then
-  apt-get install -y -q busybox-static >/dev/null 2>&1 || { apt-get update -q >/dev/null 2>&1 || true; apt-get install -y -q busybox-static >/dev/null 2>&1; } \
-    || fail "busybox is not installed, and it is the image's shell: install it (apt-get install busybox-static), then run this again."
-  busybox=$(command -v busybox)
-fi
-busybox=$(readlink -f "$busybox")
+# The JDK and busybox, as the broker image finds them.
+image_find_jdk
+image_find_busybox
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/kafkaperf-tool-image.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -67,7 +52,7 @@ runtime=$(dotnet --list-runtimes | awk '$1 == "Microsoft.NETCore.App" {print $2}
 fxr=$(ls "$dotnet_root/host/fxr" | sort -V | tail -1)
 
 inputs=$(
-  cat "$self"
+  cat "$self" "$root/eng/image-rootfs.sh"
   (cd "$work/app" && find . -type f -printf '%p %s\n' | sort)
   echo "$jdk"; cat "$jdk/release"; echo "$runtime $fxr"; uname -m
 )
@@ -107,29 +92,14 @@ jre="$rootfs/opt/java/openjdk"
 } | LD_LIBRARY_PATH="$jre/lib:$jre/lib/server" xargs -r -n1 ldd 2>/dev/null >"$work/ldd.txt" || true
 missing=$(grep 'not found' "$work/ldd.txt" | awk '{print $1}' | sort -u | grep -v -E '^(libicu|liblttng|libSystem.Globalization)' || true)
 [ -z "$missing" ] || fail "these libraries are missing on this machine: $(echo "$missing" | paste -sd' ' -): install them, then run this again."
-{
-  awk '$2 == "=>" && $3 ~ /^\// {print $3} $1 ~ /^\// {print $1}' "$work/ldd.txt"
-  for lib in libssl.so.3 libcrypto.so.3; do ldconfig -p | awk -v l="$lib" '$1 == l {print $NF; exit}'; done
-} | sort -u | grep -v "^$rootfs/" | while read -r lib; do
-  mkdir -p "$rootfs$(dirname "$lib")"
-  cp -L "$lib" "$rootfs$lib"
-done
+for lib in libssl.so.3 libcrypto.so.3; do ldconfig -p | awk -v l="$lib" '$1 == l {print $NF; exit}'; done \
+  | image_copy_libraries "$work/ldd.txt" "$rootfs"
+image_install_busybox "$rootfs"
 
-cp "$busybox" "$rootfs/bin/busybox"
-"$busybox" --list-full | while read -r applet; do
-  [ -e "$rootfs/$applet" ] && continue
-  mkdir -p "$rootfs/$(dirname "$applet")"
-  ln -s /bin/busybox "$rootfs/$applet"
-done
-printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/false\n' >"$rootfs/etc/passwd"
-printf 'root:x:0:\nnogroup:x:65534:\n' >"$rootfs/etc/group"
-
-tar -C "$rootfs" -cf "$work/rootfs.tar" .
-docker import \
+image_import "$rootfs" "$image" \
   --change "LABEL $label=$hash" \
   --change 'ENV DOTNET_ROOT=/usr/share/dotnet JAVA_HOME=/opt/java/openjdk PATH=/usr/share/dotnet:/opt/java/openjdk/bin:/bin:/usr/bin DOTNET_SYSTEM_GLOBALIZATION_INVARIANT=1 DOTNET_EnableAlternateStackCheck=1 DOTNET_CLI_TELEMETRY_OPTOUT=1 HOME=/root' \
   --change 'WORKDIR /work' \
-  --change 'ENTRYPOINT ["/usr/share/dotnet/dotnet", "/opt/kafkaperf/dotnet-kafkaperf.dll"]' \
-  "$work/rootfs.tar" "$image" >/dev/null
+  --change 'ENTRYPOINT ["/usr/share/dotnet/dotnet", "/opt/kafkaperf/dotnet-kafkaperf.dll"]'
 echo "build-tool-image: built $image ($(docker image inspect --format '{{.Size}}' "$image" | awk '{printf "%d MB", $1/1e6}'))" >&2
 echo "$image"
