@@ -188,6 +188,15 @@ public partial class SecurityTests
 
     private static void Sample(int cliPid, string password, string tmp, List<string> leaks, HashSet<string> tools)
     {
+        string cliCommandLine;
+        try
+        {
+            cliCommandLine = File.ReadAllText($"/proc/{cliPid}/cmdline").Replace('\0', ' ');
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            return;
+        }
         foreach (var directory in Directory.EnumerateDirectories("/proc"))
         {
             if (!int.TryParse(Path.GetFileName(directory), NumberStyles.None, CultureInfo.InvariantCulture, out int pid) || pid == cliPid) continue;
@@ -196,6 +205,10 @@ public partial class SecurityTests
             {
                 commandLine = File.ReadAllText(Path.Combine(directory, "cmdline")).Replace('\0', ' ');
                 if (commandLine.Contains(password, StringComparison.Ordinal)) leaks.Add($"command line of {pid}: {commandLine}");
+                // A child the CLI has forked but not yet exec'd is still a copy of the CLI (its command line and the
+                // environment the user gave it); only what the child runs after exec, with the environment the CLI
+                // chose for it, can leak.
+                if (commandLine == cliCommandLine) continue;
                 if (!commandLine.Contains(tmp, StringComparison.Ordinal) && !commandLine.Contains("kcat", StringComparison.Ordinal)
                     && !commandLine.Contains("keytool", StringComparison.Ordinal)) continue;
                 if (commandLine.Contains("kcat", StringComparison.Ordinal)) tools.Add("kcat");
