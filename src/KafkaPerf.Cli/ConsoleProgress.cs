@@ -21,6 +21,9 @@ internal sealed class ConsoleProgress(TextWriter writer) : IBenchmarkProgress
             : $"; references {string.Join(", ", plan.References)} in produce and consume cells, without warm-up";
         writer.WriteLine($"kafkaperf: {Count(plan.TotalRuns, "run")} ({Count(plan.Clients.Count - plan.References.Count, "client")} × {Count(plan.Cells().Count(), "cell")} × "
             + $"{Count(plan.Repeat, "repetition")}{(WarmupRuns(plan) ? " + 1 warm-up" : string.Empty)}{references})");
+        if (plan.ClusterWarmup > TimeSpan.Zero)
+            writer.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"kafkaperf: warming the cluster up for {plan.ClusterWarmup.TotalSeconds:0.###} s first (--cluster-warmup: produce and consume rounds on topics of their own, in no figure)"));
     }
 
     public void OnRunStarting(RunDescriptor run)

@@ -20,6 +20,7 @@ public sealed class WorkerTests : IDisposable
     [InlineData(new[] { "--workers", "g", "--processes", "2" }, "--workers and --processes both say where the runs run")]
     [InlineData(new[] { "--processes", "0" }, "--processes 0 is out of range: give 1 to 64 processes.")]
     [InlineData(new[] { "--processes", "2", "--join-timeout", "soon" }, "--join-timeout 'soon'")]
+    [InlineData(new[] { "--processes", "2", "--cluster-warmup", "10s" }, "--cluster-warmup runs this process's clients, and with --workers or --processes the workers run them")]
     public async Task Run_BadWorkerOptions_OneLineExit2AndNoFiles(string[] args, string expected)
     {
         var output = Path.Combine(_output.FullName, "never");

@@ -35,6 +35,7 @@ internal sealed class RunCommand
     private static readonly Option<string?> Rate = new("--rate") { Description = "Send at these rates (records per second per client, over all its producers; comma-separated, 10k and 1.5M allowed) instead of bursts: latency from when each record was due. Scenarios produce and roundtrip." };
     private static readonly Option<string?> Duration = new("--duration") { Description = $"How long the measured part of each rate run lasts (e.g. 60s, 2m; default {DefaultDuration.TotalSeconds:0}s), instead of --messages." };
     private static readonly Option<string?> LoadWarmup = new("--warmup") { Description = $"A warm-up at the same rate before each rate run's measured part, excluded from every figure (default {DefaultLoadWarmup.TotalSeconds:0}s; 0s for none)." };
+    private static readonly Option<string?> ClusterWarmup = new("--cluster-warmup") { Description = "Before the first run, warm the cluster up for this long (e.g. 30s): rounds of produce-then-consume of the first cell's size on topics of their own, the clients in turn, excluded from every figure. A just-started cluster's first cells are otherwise slower than the same cells later (default 0s: none)." };
     private static readonly Option<string?> Interval = new("--interval") { Description = "Length of one interval of a load run's time series (default 1s)." };
     private static readonly Option<string?> Producers = new("--producers") { Description = "Producer instances per client, each on its own thread, sharing the records and the rate; several values sweep them." };
     private static readonly Option<string?> Consumers = new("--consumers") { Description = "Consumers per client in one group (the topic gets at least as many partitions); several values sweep them." };
@@ -92,7 +93,7 @@ internal sealed class RunCommand
     {
         var command = new Command("run", "Run a benchmark matrix and print the comparison tables.")
         {
-            Clients, References, Scenarios, Sizes, Messages, Repeat, Rate, Duration, LoadWarmup, Interval, Producers, Consumers, Bootstrap, Broker, KafkaHome, BrokerHeap, Brokers, ReplicationFactor, MinInSyncReplicas,
+            Clients, References, Scenarios, Sizes, Messages, Repeat, Rate, Duration, LoadWarmup, ClusterWarmup, Interval, Producers, Consumers, Bootstrap, Broker, KafkaHome, BrokerHeap, Brokers, ReplicationFactor, MinInSyncReplicas,
             Acks, LingerMs, BatchSize, MaxInFlight, Compression, SendBuffer, ReceiveBuffer, FetchMinBytes, Partitions, Overrides,
             TopicPrefix, KeepTopics, Payload, UsePrefetch, Output, Format, Otel, Quiet, StallTimeout, Workers, Expect, Processes, JoinTimeout,
         };
@@ -107,7 +108,7 @@ internal sealed class RunCommand
         var command = new Command("find-rate", "Find, per client and cell, the highest rate that holds a latency goal on response time (--slo p99<20ms).")
         {
             Slo, StartRate, MaxRate, Precision, MaxProbes,
-            Clients, Scenarios, Sizes, Repeat, Duration, LoadWarmup, Interval, Producers, Consumers, Bootstrap, Broker, KafkaHome, BrokerHeap, Brokers, ReplicationFactor, MinInSyncReplicas,
+            Clients, Scenarios, Sizes, Repeat, Duration, LoadWarmup, ClusterWarmup, Interval, Producers, Consumers, Bootstrap, Broker, KafkaHome, BrokerHeap, Brokers, ReplicationFactor, MinInSyncReplicas,
             Acks, LingerMs, BatchSize, MaxInFlight, Compression, SendBuffer, ReceiveBuffer, FetchMinBytes, Partitions, Overrides,
             TopicPrefix, KeepTopics, Payload, UsePrefetch, Output, Format, Otel, Quiet, StallTimeout,
         };
@@ -393,6 +394,8 @@ internal sealed class RunCommand
         }
         if (group is not null && processes is not null)
             throw new PlanValidationException("--workers and --processes both say where the runs run: --workers GROUP for workers started by hand, --processes P for P started by the tool.");
+        if (parse.GetValue(ClusterWarmup) is not null)
+            throw new PlanValidationException("--cluster-warmup runs this process's clients, and with --workers or --processes the workers run them: leave it out (a short plan before the real one warms the cluster up).");
         if (processes is not null && expect is not null)
             throw new PlanValidationException("--expect is for --workers: with --processes P the tool starts P workers and waits for them.");
         if (group is not null && Adapters.Workers.WorkerBus.CheckGroupName(group) is { } bad) throw new PlanValidationException($"--workers: {bad}.");
@@ -497,6 +500,7 @@ internal sealed class RunCommand
         else if (findRate || (rate && IsDefault(parse, Messages))) builder.Duration(DefaultDuration);
         if (parse.GetValue(LoadWarmup) is { } warmup) builder.LoadWarmup(LoadOptions.Duration(warmup, "--warmup"));
         else if (rate) builder.LoadWarmup(DefaultLoadWarmup);
+        if (parse.GetValue(ClusterWarmup) is { } clusterWarmup) builder.ClusterWarmup(LoadOptions.Duration(clusterWarmup, "--cluster-warmup"));
         if (parse.GetValue(Interval) is { } interval) builder.Interval(LoadOptions.Duration(interval, "--interval"));
         if (parse.GetValue(StallTimeout) is { } stall) builder.StallTimeout(LoadOptions.Duration(stall, "--stall-timeout"));
         if (parse.GetValue(Producers) is { } producers) builder.Producers(Numbers(producers, "producers"));

@@ -41,6 +41,7 @@ public static class RateFinder
         var clients = new Dictionary<string, ClientInfo>(StringComparer.OrdinalIgnoreCase);
         var warnings = new List<string>();
         EnvironmentInfo? environment = null;
+        string? clusterWarmup = null;
         int probeNumber = 0;
         bool cutShort = false;
         string? abortReason = null;
@@ -60,11 +61,14 @@ public static class RateFinder
                 Rates = [rate],
                 MessageCounts = [BenchmarkPlan.MeasuredRecords(rate, duration)],
                 Duration = duration,
+                // The cluster is warmed up once, before the first probe.
+                ClusterWarmup = probeNumber == 1 ? template.ClusterWarmup : TimeSpan.Zero,
                 // Each probe's topics are its own, even with --keep-topics.
                 TopicPrefix = string.Create(CultureInfo.InvariantCulture, $"{template.TopicPrefix}-probe{probeNumber}"),
             };
             var result = await runner.RunAsync(plan, NullProgress.Instance, token).ConfigureAwait(false);
             environment ??= result.Environment;
+            clusterWarmup ??= result.ClusterWarmup;
             foreach (var info in result.Clients) clients.TryAdd(info.Name, info);
             foreach (var warning in result.Warnings.Where(w => !warnings.Contains(w))) warnings.Add(warning);
             var measured = result.Runs.Select(r => r with { Sequence = runs.Count + r.Sequence }).ToList();
@@ -123,6 +127,7 @@ public static class RateFinder
                 AbortReason = abortReason,
                 InProgress = inProgress,
                 RateSearches = searches,
+                ClusterWarmup = clusterWarmup,
             };
         }
     }

@@ -47,6 +47,10 @@ public sealed record BenchmarkResult
     /// cluster stopped answering); <see langword="null"/> otherwise.</summary>
     public string? AbortReason { get; init; }
 
+    /// <summary>What the cluster warm-up before the first run did (<see cref="BenchmarkPlan.ClusterWarmup"/>): rounds, records,
+    /// clients, seconds; <see langword="null"/> when there was none.</summary>
+    public string? ClusterWarmup { get; init; }
+
     /// <summary>Whether the plan was cancelled before its end (the result holds the runs done so far).</summary>
     public bool Cancelled { get; init; }
 

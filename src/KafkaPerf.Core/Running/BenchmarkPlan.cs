@@ -33,6 +33,14 @@ public sealed record BenchmarkPlan
     /// <summary>A warm-up at the same rate before each rate run's measured part, excluded from every figure.</summary>
     public TimeSpan LoadWarmup { get; init; }
 
+    /// <summary>
+    /// How long the plan warms the cluster up before its first run: rounds of produce-then-consume on topics of their own,
+    /// the plan's clients in turn, with the first cell's size, partitions, replication and settings. Nothing of it is
+    /// recorded as a run. Zero (the default) for none. A cluster that was just started (its brokers' JVMs still
+    /// compiling) otherwise makes the plan's first cells slower than the same cells later.
+    /// </summary>
+    public TimeSpan ClusterWarmup { get; init; }
+
     /// <summary>The length of one interval of a load run's time series.</summary>
     public TimeSpan Interval { get; init; } = Load.RateLoad.DefaultInterval;
 

@@ -199,6 +199,11 @@ public sealed class BenchmarkPlanBuilder
     /// <returns>This builder.</returns>
     public BenchmarkPlanBuilder Repeat(int repeat) { _options = _options with { Repeat = repeat }; return this; }
 
+    /// <summary>Warms the cluster up before the first run (see <see cref="BenchmarkPlan.ClusterWarmup"/>).</summary>
+    /// <param name="warmup">Zero (the default) or more.</param>
+    /// <returns>This builder.</returns>
+    public BenchmarkPlanBuilder ClusterWarmup(TimeSpan warmup) { _options = _options with { ClusterWarmup = warmup }; return this; }
+
     /// <summary>Whether to run one excluded warm-up per client and cell.</summary>
     /// <param name="warmup">On by default.</param>
     /// <returns>This builder.</returns>
@@ -425,6 +430,7 @@ public sealed class BenchmarkPlanBuilder
             Error($"Rate {rate} is above {MaxRate:0} records per second: give a lower rate.");
         if (_options.Duration is { } duration && duration <= TimeSpan.Zero)
             Error("The duration must be positive: give e.g. --duration 60s.");
+        if (_options.ClusterWarmup < TimeSpan.Zero) Error("The cluster warm-up must not be negative: give e.g. --cluster-warmup 30s, or 0s for none.");
         if (_options.LoadWarmup < TimeSpan.Zero) Error("The warm-up must not be negative: give e.g. --warmup 5s, or 0s for none.");
         if (_options.Interval < MinInterval) Error($"The interval must be at least {MinInterval.TotalMilliseconds:0} ms: give e.g. --interval 1s.");
         bool loadRuns = _rates.Count > 0 || _producers.Any(p => p > 1) || _consumers.Any(c => c > 1);

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Globalization;
 using KafkaPerf.Clients;
 using KafkaPerf.Load;
 using KafkaPerf.Measurement;
@@ -124,7 +125,8 @@ public sealed class BenchmarkRunner
         using var runTokens = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, broker.Token);
         using var planSpan = KafkaPerfTelemetry.StartPlan(plan);
 
-        BenchmarkResult Snapshot(bool running) => Result(plan, started, runs, infos, warnings, cancelled, abortReason, running);
+        string? clusterWarmup = null;
+        BenchmarkResult Snapshot(bool running) => Result(plan, started, runs, infos, warnings, cancelled, abortReason, running) with { ClusterWarmup = clusterWarmup };
 
         try
         {
@@ -145,13 +147,18 @@ public sealed class BenchmarkRunner
                     Details = client.Details.Count > 0 ? client.Details : null,
                 };
             }
-            Warn(warnings, progress, plan.Warnings.Concat(PlanWarnings(plan, clients.Values)).Concat(SettingsWarnings(plan)));
+            Warn(warnings, progress, plan.Warnings.Concat(PlanWarnings(plan, clients.Values)).Concat(SettingsWarnings(plan)).Concat(ColdClusterWarning(plan)));
             progress.OnPlanStarted(plan);
 
             int sequence = 0;
             var payloads = new Dictionary<int, byte[]>();
             // Read once, before anything is timed.
             ReadOnlyMemory<byte> fileBytes = plan.Payload == Payloads.PayloadKind.File ? await File.ReadAllBytesAsync(plan.PayloadFile!, cancellationToken) : default;
+            if (plan.ClusterWarmup > TimeSpan.Zero && Remote is null && plan.Cells().FirstOrDefault() is { } first)
+            {
+                var firstPayload = payloads[first.PayloadBytes] = PayloadFactory.Create(plan.Payload, first.PayloadBytes, plan.Seed, fileBytes);
+                clusterWarmup = await WarmUpClusterAsync(plan, first, firstPayload, clients, warnings, progress, broker, undeleted, runTokens.Token, cancellationToken);
+            }
             foreach (var cell in plan.Cells())
             {
                 using var cellSpan = KafkaPerfTelemetry.StartCell(cell);
@@ -245,6 +252,62 @@ public sealed class BenchmarkRunner
         if (plan.KeepTopics && runs.Count > 0)
             Warn(warnings, progress, [$"{runs.Count} topics were kept (--keep-topics), named {plan.TopicPrefix}__…: delete them when done."]);
         return Snapshot(running: false) with { FinishedAtUtc = DateTimeOffset.UtcNow };
+    }
+
+    /// <summary>Records per round of the cluster warm-up: about 16 MiB of the first cell's size, 1 000 to 100 000 records.</summary>
+    /// <param name="payloadBytes">The first cell's payload size.</param>
+    /// <returns>The records each round produces and consumes.</returns>
+    public static int ClusterWarmupRecords(int payloadBytes) => (int)Math.Clamp((16L << 20) / Math.Max(1, payloadBytes), 1_000, 100_000);
+
+    /// <summary>
+    /// Rounds of the consume scenario (a topic filled, then read) on topics of their own, the plan's clients in turn, until
+    /// <see cref="BenchmarkPlan.ClusterWarmup"/> has passed: the brokers compile their produce, fetch and replication paths
+    /// before the first measured run instead of during it. No round is recorded as a run; a failed round ends the warm-up
+    /// with a warning and the plan goes on (its runs then say what is wrong).
+    /// </summary>
+    /// <returns>What the warm-up did, for the result.</returns>
+    private async Task<string?> WarmUpClusterAsync(BenchmarkPlan plan, PlanCell first, byte[] payload, Dictionary<string, IBenchClient> clients,
+        List<string> warnings, IBenchmarkProgress progress, BrokerWatch broker, List<(IBenchClient Client, string Topic)> undeleted,
+        CancellationToken runToken, CancellationToken cancellationToken)
+    {
+        var names = plan.Clients.Where(c => !plan.IsReference(c) && clients.ContainsKey(c)).ToList();
+        if (names.Count == 0)
+        {
+            Warn(warnings, progress, ["The cluster warm-up needs a client (--clients); reference tools alone do not warm it up."]);
+            return null;
+        }
+        int records = ClusterWarmupRecords(first.PayloadBytes);
+        var cell = first with { Scenario = ScenarioKind.Consume, MessageCount = records, Rate = null };
+        long started = Stopwatch.GetTimestamp();
+        int rounds = 0;
+        string? failure = null;
+        while (Stopwatch.GetElapsedTime(started) < plan.ClusterWarmup && broker.Exit is null)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            string name = names[rounds % names.Count];
+            rounds++;
+            var topic = string.Create(CultureInfo.InvariantCulture, $"{plan.TopicPrefix}__cluster-warmup__{name}__{rounds}");
+            var (record, _) = await RunOneAsync(plan, new RunDescriptor(0, plan.TotalRuns, cell, name, 0, topic), clients[name], payload,
+                warnings, progress, broker, undeleted, null, runToken, cancellationToken);
+            if (!record.Succeeded)
+            {
+                failure = $"{name}'s round {rounds} failed ({record.Error})";
+                break;
+            }
+        }
+        // A failed round's topic: deleted now (bounded by the stall timeout), not left for the first run to find.
+        foreach (var (owner, leftover) in undeleted)
+            await DeleteTopicAsync(owner, leftover, plan.StallTimeout, warnings, progress, cancellationToken);
+        undeleted.Clear();
+        double seconds = Stopwatch.GetElapsedTime(started).TotalSeconds;
+        string done = string.Create(CultureInfo.InvariantCulture,
+            $"{rounds} round(s) of {records:N0} × {first.PayloadBytes:N0} B produced and consumed by {string.Join(", ", names.Take(rounds))} in turn, {seconds:0.0} s");
+        if (failure is not null)
+        {
+            Warn(warnings, progress, [$"The cluster warm-up stopped early: {failure}; the plan goes on."]);
+            return $"{done}; stopped early: {failure}";
+        }
+        return done;
     }
 
     /// <summary>The result of <paramref name="runs"/> so far.</summary>
@@ -620,6 +683,16 @@ public sealed class BenchmarkRunner
     private IEnumerable<string> SettingsWarnings(BenchmarkPlan plan) =>
         plan.Clients.SelectMany(name => plan.SettingsVariants.SelectMany(variant => _registry.Get(name).SettingsWarnings(plan.SettingsFor(variant, name))))
             .Distinct(StringComparer.Ordinal);
+
+    /// <summary>A rate plan on a cluster started for it, without a cluster warm-up: its first cells measure the cluster's
+    /// JVMs compiling (docs/BENCHMARKS.md, "A just-started cluster").</summary>
+    private IEnumerable<string> ColdClusterWarning(BenchmarkPlan plan)
+    {
+        if (plan.IsRate && _connection.Ephemeral && plan.ClusterWarmup == TimeSpan.Zero && Remote is null)
+            yield return $"{Capitalized(_connection.BrokerName)} was started for this plan and has not served any load yet: the first cells' latency will "
+                + "be the cluster warming up, not their settings (a new 3-broker cluster at 2 000 msg/s: p95 35 ms in the first cell, 10 ms in the second, "
+                + "1 ms from the third on). Add --cluster-warmup 60s to warm it up first.";
+    }
 
     private static IEnumerable<string> PlanWarnings(BenchmarkPlan plan, IEnumerable<IBenchClient> clients)
     {

@@ -257,4 +257,75 @@ public class BenchmarkRunnerTests
         {
         }
     }
+
+    [Fact]
+    public async Task RunAsync_ClusterWarmup_RoundsOfEveryClientInTurnBeforeTheFirstRun_InNoRun()
+    {
+        var a = new TestClientFactory(new InMemoryClientOptions { Name = "a" });
+        var b = new TestClientFactory(new InMemoryClientOptions { Name = "b" });
+        var plan = new BenchmarkPlanBuilder().Clients("a", "b").Scenarios(ScenarioKind.Produce).MessageCounts(100).PayloadSizes(10_000)
+            .Repeat(2).ClusterWarmup(TimeSpan.FromMilliseconds(300)).Build();
+
+        var result = await Runner(a, b).RunAsync(plan, cancellationToken: TestRunContext.Current);
+
+        Assert.Equal(plan.TotalRuns, result.Runs.Count);
+        Assert.All(result.Runs, r => Assert.True(r.Succeeded, r.Error));
+        // Rounds of 1 677 records of 10 KB (16 MiB), a's first, then b's, each on a topic of its own, before any run's.
+        var rounds = a.Created.Concat(b.Created).Where(t => t.Contains("__cluster-warmup__", StringComparison.Ordinal)).ToList();
+        Assert.True(rounds.Count >= 2, string.Join(", ", rounds));
+        Assert.Equal("kafkaperf__cluster-warmup__a__1", a.Created.First());
+        Assert.Equal("kafkaperf__cluster-warmup__b__2", b.Created.First());
+        Assert.DoesNotContain(result.Runs, r => r.Topic.Contains("cluster-warmup", StringComparison.Ordinal));
+        Assert.Equal(a.Created.Order(), a.Deleted.Order());
+        Assert.Equal(b.Created.Order(), b.Deleted.Order());
+        Assert.Matches($@"^{rounds.Count} round\(s\) of 1,677 × 10,000 B produced and consumed by a, b(, [ab])* in turn, \d+\.\d s$", result.ClusterWarmup);
+        using var markdown = new StringWriter();
+        new MarkdownExporter().Export(result, markdown);
+        Assert.Contains($"- Cluster warm-up before the first run (in no figure): {result.ClusterWarmup}\n", markdown.ToString(), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task RunAsync_ClusterWarmupRoundFails_WarmupStopsWithAWarningAndThePlanGoesOn()
+    {
+        // Its consumer loses key 42: a consume round fails, a produce run does not.
+        var lossy = new TestClientFactory(new InMemoryClientOptions { Name = "lossy" }, dropKey: 42);
+        var plan = new BenchmarkPlanBuilder().Clients("lossy").Scenarios(ScenarioKind.Produce).MessageCounts(100).PayloadSizes(10)
+            .Repeat(1).Warmup(false).ClusterWarmup(TimeSpan.FromSeconds(30)).StallTimeout(TimeSpan.FromMilliseconds(300)).Build();
+
+        var result = await Runner(lossy).RunAsync(plan, cancellationToken: TestRunContext.Current);
+
+        var run = Assert.Single(result.Runs);
+        Assert.True(run.Succeeded, run.Error);
+        Assert.StartsWith("1 round(s) of 100,000 × 10 B", result.ClusterWarmup, StringComparison.Ordinal);
+        Assert.Contains("stopped early: lossy's round 1 failed (", result.ClusterWarmup, StringComparison.Ordinal);
+        Assert.Single(result.Warnings, w => w.StartsWith("The cluster warm-up stopped early: lossy's round 1 failed", StringComparison.Ordinal));
+        Assert.Equal(lossy.Created.Order(), lossy.Deleted.Order());
+    }
+
+    [Fact]
+    public void Build_NegativeClusterWarmup_OneErrorSayingWhatToGive()
+    {
+        var error = Assert.Throws<PlanValidationException>(() => new BenchmarkPlanBuilder().Clients("a").ClusterWarmup(TimeSpan.FromSeconds(-1)).Build());
+
+        Assert.Contains("--cluster-warmup 30s, or 0s for none", error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task RunAsync_RatePlanOnAClusterStartedForIt_WarnsOnceUnlessTheClusterIsWarmedUp()
+    {
+        var a = new TestClientFactory(new InMemoryClientOptions { Name = "a" });
+        var started = ClientConnection.None with { Ephemeral = true, BrokerName = "the embedded cluster" };
+        BenchmarkPlan Plan(TimeSpan clusterWarmup) => new BenchmarkPlanBuilder().Clients("a").Scenarios(ScenarioKind.Produce).PayloadSizes(10)
+            .Rates(1_000).Duration(TimeSpan.FromMilliseconds(200)).Repeat(1).ClusterWarmup(clusterWarmup).Build();
+        const string Cold = "The embedded cluster was started for this plan and has not served any load yet";
+
+        var cold = await new BenchmarkRunner(new ClientRegistry([a]), started).RunAsync(Plan(TimeSpan.Zero), cancellationToken: TestRunContext.Current);
+        var warm = await new BenchmarkRunner(new ClientRegistry([a]), started).RunAsync(Plan(TimeSpan.FromMilliseconds(100)), cancellationToken: TestRunContext.Current);
+        var existing = await Runner(a).RunAsync(Plan(TimeSpan.Zero), cancellationToken: TestRunContext.Current);
+
+        Assert.Single(cold.Warnings, w => w.StartsWith(Cold, StringComparison.Ordinal) && w.EndsWith("Add --cluster-warmup 60s to warm it up first.", StringComparison.Ordinal));
+        Assert.DoesNotContain(warm.Warnings, w => w.StartsWith(Cold, StringComparison.Ordinal));
+        Assert.NotNull(warm.ClusterWarmup);
+        Assert.DoesNotContain(existing.Warnings, w => w.StartsWith(Cold, StringComparison.Ordinal));
+    }
 }

@@ -35,7 +35,9 @@ public sealed class MarkdownExporter : ResultExporterBase
         writer.Write($"- Plan: {plan.Repeat} measured runs per client and cell{warmup}, "
             + $"{plan.Order.ToString().ToLowerInvariant()} order, seed {F(plan.Seed)}, {plan.Payload.ToString().ToLowerInvariant()} payload, "
             + $"{PartitionsText(plan)}, replication {F(plan.ReplicationFactorFor(env.Brokers))}"
-            + $"{(plan.MinInSyncReplicas is { } minIsr ? $" (min.insync.replicas {F(minIsr)})" : string.Empty)}, tolerance ±{F(plan.Tolerance * 100, "0.#")} %\n\n");
+            + $"{(plan.MinInSyncReplicas is { } minIsr ? $" (min.insync.replicas {F(minIsr)})" : string.Empty)}, tolerance ±{F(plan.Tolerance * 100, "0.#")} %\n");
+        if (result.ClusterWarmup is { } clusterWarmup) writer.Write($"- Cluster warm-up before the first run (in no figure): {clusterWarmup}\n");
+        writer.Write('\n');
 
         writer.Write("| client | library version | capabilities | runs on |\n|---|---|---|---|\n");
         foreach (var client in result.Clients)
