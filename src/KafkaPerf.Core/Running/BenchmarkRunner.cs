@@ -289,6 +289,8 @@ public sealed class BenchmarkRunner
             var topic = string.Create(CultureInfo.InvariantCulture, $"{plan.TopicPrefix}__cluster-warmup__{name}__{rounds}");
             var (record, _) = await RunOneAsync(plan, new RunDescriptor(0, plan.TotalRuns, cell, name, 0, topic), clients[name], payload,
                 warnings, progress, broker, undeleted, null, runToken, cancellationToken);
+            // Its traffic reached the cluster: it counts on the telemetry's counters, as a warm-up run's does.
+            KafkaPerfTelemetry.RunCompleted(null, record);
             if (!record.Succeeded)
             {
                 failure = $"{name}'s round {rounds} failed ({record.Error})";

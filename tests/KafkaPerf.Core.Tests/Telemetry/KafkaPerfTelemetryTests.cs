@@ -96,6 +96,42 @@ public class KafkaPerfTelemetryTests
     }
 
     [Fact]
+    public async Task RunAsync_ClusterWarmup_ItsRoundsCountOnTheCounters()
+    {
+        const string Warming = "telemetry-warmup-test";
+        var produced = new ConcurrentQueue<(string Scenario, long Value)>();
+        var consumed = new ConcurrentQueue<long>();
+        using var meters = new MeterListener
+        {
+            InstrumentPublished = (instrument, listener) =>
+            {
+                if (instrument.Meter.Name == KafkaPerfTelemetry.Name) listener.EnableMeasurementEvents(instrument);
+            },
+        };
+        meters.SetMeasurementEventCallback<long>((instrument, value, tags, _) =>
+        {
+            var map = new Dictionary<string, object?>(StringComparer.Ordinal);
+            foreach (var (key, tagValue) in tags) map[key] = tagValue;
+            if (map.GetValueOrDefault(KafkaPerfTelemetry.ClientTag) as string != Warming) return;
+            if (instrument.Name == KafkaPerfTelemetry.MessagesProduced) produced.Enqueue(((string)map[KafkaPerfTelemetry.ScenarioTag]!, value));
+            if (instrument.Name == KafkaPerfTelemetry.MessagesConsumed) consumed.Enqueue(value);
+        });
+        meters.Start();
+        var plan = new BenchmarkPlanBuilder().Clients(Warming).Scenarios(ScenarioKind.Produce).MessageCounts(100).PayloadSizes(10)
+            .Repeat(1).Warmup(false).ClusterWarmup(TimeSpan.FromMilliseconds(200)).Build();
+        var runner = new BenchmarkRunner(new ClientRegistry([new InMemoryClientFactory(new InMemoryClientOptions { Name = Warming })]), ClientConnection.None);
+
+        var result = await runner.RunAsync(plan, cancellationToken: TestRunContext.Current);
+
+        // Each round produced and consumed 100 000 records of 10 B (a consume run's fill counts as produced).
+        int rounds = int.Parse(result.ClusterWarmup![..result.ClusterWarmup!.IndexOf(' ', StringComparison.Ordinal)], System.Globalization.CultureInfo.InvariantCulture);
+        Assert.True(rounds >= 1, result.ClusterWarmup);
+        Assert.Equal(rounds * 100_000L, produced.Where(p => p.Scenario == "consume").Sum(p => p.Value));
+        Assert.Equal(rounds * 100_000L, consumed.Sum());
+        Assert.Equal(100L, produced.Where(p => p.Scenario == "produce").Sum(p => p.Value));
+    }
+
+    [Fact]
     public async Task RunAsync_OverrideHoldsAPassword_NoSpanTagCarriesIt()
     {
         const string Secret = "hunter2-telemetry";
