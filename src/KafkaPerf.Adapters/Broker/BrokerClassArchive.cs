@@ -15,6 +15,11 @@ namespace KafkaPerf.Adapters.Broker;
 internal sealed class BrokerClassArchive
 {
     private const string FolderName = "class-archives";
+
+    /// <summary>Archives kept: the most recently used. Each is about 50 MB, and every other JDK, jar set or checkout (the
+    /// jars' paths and times enter the name) makes a new one, so without a limit they pile up in the temporary folder
+    /// (66 of them, 3.3 GB, on a machine that ran the tests from many clones).</summary>
+    internal const int Kept = 4;
     private readonly string _path;
     private readonly string? _writing;
 
@@ -45,7 +50,11 @@ internal sealed class BrokerClassArchive
             foreach (var stale in Directory.EnumerateFiles(folder, "*.tmp").Where(f => File.GetLastWriteTimeUtc(f) < DateTime.UtcNow.AddHours(-1)))
                 File.Delete(stale);
             var path = Path.Combine(folder, name + ".jsa");
-            return File.Exists(path) ? new BrokerClassArchive(path, null)
+            bool exists = File.Exists(path);
+            // Its time says when it was last used: the archives used least recently go first.
+            if (exists) Touch(path);
+            Prune(folder, path);
+            return exists ? new BrokerClassArchive(path, null)
                 : !write ? null
                 : new BrokerClassArchive(path, Path.Combine(folder, $"{name}.{Environment.ProcessId}-{Convert.ToHexStringLower(RandomNumberGenerator.GetBytes(4))}.tmp"));
         }
@@ -87,6 +96,41 @@ internal sealed class BrokerClassArchive
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
             // Left for the next sweep.
+        }
+    }
+
+    private static void Touch(string path)
+    {
+        try
+        {
+            File.SetLastWriteTimeUtc(path, DateTime.UtcNow);
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            // Not ours to touch: it is still used, only pruned sooner.
+        }
+    }
+
+    /// <summary>Deletes all but the <see cref="Kept"/> most recently used archives, never <paramref name="current"/>. A JVM
+    /// that maps a deleted archive keeps its mapping; one that starts on a name just deleted starts without it.</summary>
+    /// <param name="folder">The archives' folder.</param>
+    /// <param name="current">The archive this start uses or will write.</param>
+    internal static void Prune(string folder, string current)
+    {
+        var others = Directory.EnumerateFiles(folder, "*.jsa")
+            .Where(f => !string.Equals(f, current, StringComparison.Ordinal))
+            .OrderByDescending(File.GetLastWriteTimeUtc)
+            .Skip(Kept - 1);
+        foreach (var old in others)
+        {
+            try
+            {
+                File.Delete(old);
+            }
+            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+            {
+                // Another user's, or gone meanwhile.
+            }
         }
     }
 
