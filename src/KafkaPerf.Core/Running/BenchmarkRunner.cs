@@ -154,16 +154,14 @@ public sealed class BenchmarkRunner
             var payloads = new Dictionary<int, byte[]>();
             // Read once, before anything is timed.
             ReadOnlyMemory<byte> fileBytes = plan.Payload == Payloads.PayloadKind.File ? await File.ReadAllBytesAsync(plan.PayloadFile!, cancellationToken) : default;
+            byte[] PayloadOf(int size) => payloads.TryGetValue(size, out var made) ? made
+                : payloads[size] = PayloadFactory.Create(plan.Payload, size, plan.Seed, fileBytes);
             if (plan.ClusterWarmup > TimeSpan.Zero && Remote is null && plan.Cells().FirstOrDefault() is { } first)
-            {
-                var firstPayload = payloads[first.PayloadBytes] = PayloadFactory.Create(plan.Payload, first.PayloadBytes, plan.Seed, fileBytes);
-                clusterWarmup = await WarmUpClusterAsync(plan, first, firstPayload, clients, warnings, progress, broker, undeleted, runTokens.Token, cancellationToken);
-            }
+                clusterWarmup = await WarmUpClusterAsync(plan, first, PayloadOf(first.PayloadBytes), clients, warnings, progress, broker, undeleted, runTokens.Token, cancellationToken);
             foreach (var cell in plan.Cells())
             {
                 using var cellSpan = KafkaPerfTelemetry.StartCell(cell);
-                if (!payloads.TryGetValue(cell.PayloadBytes, out var payload))
-                    payloads[cell.PayloadBytes] = payload = PayloadFactory.Create(plan.Payload, cell.PayloadBytes, plan.Seed, fileBytes);
+                var payload = PayloadOf(cell.PayloadBytes);
 
                 // References run only produce and consume, without warm-up: every run of theirs is a process of its own.
                 var cellClients = plan.ClientsFor(cell);
@@ -257,7 +255,7 @@ public sealed class BenchmarkRunner
     /// <summary>Records per round of the cluster warm-up: about 16 MiB of the first cell's size, 1 000 to 100 000 records.</summary>
     /// <param name="payloadBytes">The first cell's payload size.</param>
     /// <returns>The records each round produces and consumes.</returns>
-    public static int ClusterWarmupRecords(int payloadBytes) => (int)Math.Clamp((16L << 20) / Math.Max(1, payloadBytes), 1_000, 100_000);
+    private static int ClusterWarmupRecords(int payloadBytes) => (int)Math.Clamp((16L << 20) / Math.Max(1, payloadBytes), 1_000, 100_000);
 
     /// <summary>
     /// Rounds of the consume scenario (a topic filled, then read) on topics of their own, the plan's clients in turn, until
@@ -286,7 +284,7 @@ public sealed class BenchmarkRunner
             cancellationToken.ThrowIfCancellationRequested();
             string name = names[rounds % names.Count];
             rounds++;
-            var topic = string.Create(CultureInfo.InvariantCulture, $"{plan.TopicPrefix}__cluster-warmup__{name}__{rounds}");
+            var topic = TopicNaming.ForClusterWarmup(plan.TopicPrefix, name, rounds);
             var (record, _) = await RunOneAsync(plan, new RunDescriptor(0, plan.TotalRuns, cell, name, 0, topic), clients[name], payload,
                 warnings, progress, broker, undeleted, null, runToken, cancellationToken);
             // Its traffic reached the cluster: it counts on the telemetry's counters, as a warm-up run's does.

@@ -2,7 +2,8 @@ using System.Globalization;
 
 namespace KafkaPerf.Running;
 
-/// <summary>Every run gets its own topic: <c>{prefix}__{client}__{messages}__{length}__{run}</c>.</summary>
+/// <summary>Every run gets its own topic: <c>{prefix}__{client}__{messages}__{length}__{run}</c>, and every round of the
+/// cluster warm-up too.</summary>
 public static class TopicNaming
 {
     /// <summary>Kafka's limit on topic name length.</summary>
@@ -26,6 +27,20 @@ public static class TopicNaming
             payloadBytes.ToString(CultureInfo.InvariantCulture),
             run.ToString(CultureInfo.InvariantCulture));
         if (!IsValid(name))
+            throw new ArgumentException($"'{name}' is not a valid topic name: use letters, digits, '.', '_' and '-' only, at most {MaxLength} characters.");
+        return name;
+    }
+
+    /// <summary>Builds the topic name of a round of the cluster warm-up: <c>{prefix}__cluster-warmup__{client}__{round}</c>.</summary>
+    /// <param name="prefix">The plan's prefix.</param>
+    /// <param name="client">The client of the round.</param>
+    /// <param name="round">The round, from 1, so no name is reused.</param>
+    /// <returns>The topic name.</returns>
+    /// <exception cref="ArgumentException">A part holds characters Kafka does not allow in topic names.</exception>
+    public static string ForClusterWarmup(string prefix, string client, int round)
+    {
+        var name = string.Join("__", prefix, "cluster-warmup", client, round.ToString(CultureInfo.InvariantCulture));
+        if (!IsValid(prefix) || !IsValid(client) || !IsValid(name))
             throw new ArgumentException($"'{name}' is not a valid topic name: use letters, digits, '.', '_' and '-' only, at most {MaxLength} characters.");
         return name;
     }

@@ -24,4 +24,12 @@ public class TopicNamingTests
     {
         Assert.Throws<ArgumentException>(() => TopicNaming.For(new string('p', 240), "inmemory", 1, 1, 1));
     }
+
+    [Fact]
+    public void ForClusterWarmup_NamesTheRoundAndRefusesWhatKafkaWouldNot()
+    {
+        Assert.Equal("kafkaperf__cluster-warmup__confluent__3", TopicNaming.ForClusterWarmup("kafkaperf", "confluent", 3));
+        Assert.Throws<ArgumentException>(() => TopicNaming.ForClusterWarmup("kafkaperf", "a b", 1));
+        Assert.Throws<ArgumentException>(() => TopicNaming.ForClusterWarmup(new string('p', 240), "confluent", 1));
+    }
 }
