@@ -74,7 +74,7 @@ public class KafkaBenchmarkTests
 
         Assert.Equal(2, result.Runs.Count);
         PerformanceAssert.NoLossOrDuplicates(result);
-        PerformanceAssert.AchievedRateAtLeast(result, 0.99, "confluent");
+        PerformanceAssert.AchievedRateAtLeast(result, 0.95, "confluent"); // not 0.99: a 20 ms stall of a busy machine is 1 % of 2 s
         PerformanceAssert.ResponseTimeAtMost(result, 99, TimeSpan.FromSeconds(2), "confluent", ScenarioKind.Produce);
         // A goal nobody meets fails with the measured table, naming the rate.
         var ex = Assert.Throws<PerformanceAssertionException>(() => PerformanceAssert.ResponseTimeAtMost(result, 50, TimeSpan.FromTicks(1)));
