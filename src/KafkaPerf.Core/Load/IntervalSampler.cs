@@ -31,6 +31,8 @@ internal sealed class IntervalSampler : IDisposable
     private readonly LongHistogram _scratch = Histograms.Create();
     private readonly ByteBuffer _encodeBuffer;
     private long _allocated;
+    private long _allocatedAtWarmupEnd;
+    private Action? _atWarmupEnd;
     private readonly TickConverter _ticks;
     private Thread? _thread;
     private long _origin;
@@ -62,14 +64,20 @@ internal sealed class IntervalSampler : IDisposable
     /// <summary>Bytes the sampler allocated: the harness's, not the client's.</summary>
     public long AllocatedBytes => Volatile.Read(ref _allocated);
 
+    /// <summary>Bytes the sampler allocated after the warm-up's end was announced (all of them when it was not).</summary>
+    public long AllocatedBytesSinceWarmupEnd => Volatile.Read(ref _allocated) - Volatile.Read(ref _allocatedAtWarmupEnd);
+
     /// <summary>The intervals so far (all of them once <see cref="Stop"/> returned).</summary>
     public IReadOnlyList<IntervalRecord> Intervals => _intervals;
 
     /// <summary>Starts the series at <paramref name="origin"/>, the clock time the first record is due. A warm-up ending at
-    /// <paramref name="warmupEnd"/> is one interval of its own, so that the measured intervals start when it ends.</summary>
-    public void Start(long origin, long warmupEnd)
+    /// <paramref name="warmupEnd"/> is one interval of its own, so that the measured intervals start when it ends; at its
+    /// end <paramref name="atWarmupEnd"/>, when given, is called on the sampler's thread (e.g. to read the resources the
+    /// measured part starts from). It is not called when the series stops before the warm-up's end.</summary>
+    public void Start(long origin, long warmupEnd, Action? atWarmupEnd = null)
     {
         _origin = _last = origin;
+        _atWarmupEnd = warmupEnd > origin ? atWarmupEnd : null;
         _firstBoundary = warmupEnd > origin ? warmupEnd : origin + _intervalTicks;
         _thread = new Thread(Loop) { IsBackground = true, Name = "kafkaperf-intervals" };
         _thread.Start();
@@ -100,6 +108,12 @@ internal sealed class IntervalSampler : IDisposable
             long wait = boundary - _state.Clock.GetTimestamp();
             if (wait > 0 && _stop.Wait(TimeSpan.FromSeconds(_ticks.ToSeconds(wait)))) return;
             if (_stop.IsSet) return;
+            if (k == 0 && _atWarmupEnd is { } announce)
+            {
+                // First, before the interval's histograms are encoded (milliseconds), so that the reading is at the boundary.
+                Volatile.Write(ref _allocatedAtWarmupEnd, Volatile.Read(ref _allocated));
+                announce();
+            }
             Take(Math.Max(boundary, _last + 1));
         }
     }

@@ -114,7 +114,11 @@ public sealed class LoadScenario
             _schedule.Start = origin;
             _state.WarmupEnd = _schedule.IsRate ? _schedule.DueAt(_schedule.WarmupRecords) : origin;
             var startedAtUtc = DateTimeOffset.UtcNow + TimeSpan.FromSeconds(_state.Ticks.ToSeconds(origin - now));
-            _sampler.Start(Kind == ScenarioKind.Consume ? now : origin, _state.WarmupEnd);
+            // A warm-up at the rate is part of the run but of no figure: the resources and the client's counters of the
+            // measured part are read again when it ends, on the sampler's thread (a few reads, none on a sending thread).
+            ClientCounters? measuredCounters = null;
+            _sampler.Start(Kind == ScenarioKind.Consume ? now : origin, _state.WarmupEnd,
+                _schedule.IsRate ? () => Volatile.Write(ref measuredCounters, ReadCountersOrNull()) : null);
             _start.Set();
 
             error = Kind switch
@@ -124,7 +128,10 @@ public sealed class LoadScenario
                 _ => AwaitArrivals(),
             };
             _sampler.Stop();
-            var (perMessage, resources) = counters.Stop(_schedule.MeasuredRecords, _sampler.AllocatedBytes);
+            var measured = Volatile.Read(ref measuredCounters);
+            var (perMessage, resources) = measured is not null
+                ? measured.Stop(_schedule.MeasuredRecords, _sampler.AllocatedBytesSinceWarmupEnd, recordsOnTopic: total)
+                : counters.Stop(_schedule.MeasuredRecords, _sampler.AllocatedBytes, recordsOnTopic: total);
             return Measure(error, startedAtUtc, perMessage, resources);
         }
 
@@ -225,6 +232,20 @@ public sealed class LoadScenario
         {
             Interlocked.CompareExchange(ref _completedAt, at, 0);
             _complete.Set();
+        }
+
+        /// <summary>The counters at the warm-up's end; <see langword="null"/> when a reading failed (a client being torn
+        /// down): the run's figures then come from its start, warm-up included.</summary>
+        private ClientCounters? ReadCountersOrNull()
+        {
+            try
+            {
+                return ClientCounters.Start(_context);
+            }
+            catch (Exception ex) when (ex is not OutOfMemoryException)
+            {
+                return null;
+            }
         }
 
         private RunMeasurement Measure(string? error, DateTimeOffset startedAtUtc, IReadOnlyDictionary<string, double>? perMessage, RunResources resources)

@@ -34,15 +34,18 @@ internal sealed class ClientCounters
     /// <param name="messages">Messages of the run, for the figures per message.</param>
     /// <param name="harnessAllocatedBytes">Bytes the harness itself allocated meanwhile on threads of its own (a load run's
     /// interval sampler), left out of the client's allocations.</param>
+    /// <param name="recordsOnTopic">Records the run wrote to its topic, for the bytes on disk per payload byte, when
+    /// more than <paramref name="messages"/> (a rate run's warm-up).</param>
     /// <returns>The client's counters' growth per message (<see langword="null"/> when it keeps none) and the resources used.</returns>
-    public (IReadOnlyDictionary<string, double>? PerMessage, RunResources Resources) Stop(long messages, long harnessAllocatedBytes = 0)
+    public (IReadOnlyDictionary<string, double>? PerMessage, RunResources Resources) Stop(long messages, long harnessAllocatedBytes = 0, long? recordsOnTopic = null)
     {
         var process = ProcessResources.Now();
         var perMessage = PerMessage(_context.Client, _counters, messages);
         var brokerCpu = _brokerCpu is { } before && _context.Broker?.ReadCpuTime() is { } after ? after - before : (TimeSpan?)null;
         var runtime = _runtime is not null ? ((IRuntimeProbe)_context.Client).ReadRuntime() : (RuntimeReading?)null;
         var disk = _context.Broker?.TopicBytesOnDisk(_context.Topic);
-        long payloadBytes = messages * _context.Payload.Length;
+        // The topic holds every record the run wrote, a rate run's warm-up too.
+        long payloadBytes = (recordsOnTopic ?? messages) * _context.Payload.Length;
         return (perMessage, new RunResources
         {
             CpuUserSeconds = (process.UserCpu - _process.UserCpu).TotalSeconds,

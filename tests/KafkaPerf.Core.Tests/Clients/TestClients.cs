@@ -46,6 +46,11 @@ internal sealed class TestClientFactory(InMemoryClientOptions options, long drop
 
     private int _producers;
 
+    private long _sends;
+
+    /// <summary>The client counts its sends in a counter of its own ("sends"), as the java clients count their JNI calls.</summary>
+    public bool CountsSends { get; init; }
+
     public IReadOnlyList<string> SettingsWarnings(ClientSettings settings) =>
         LingerWarning is not null && settings.LingerMs is null ? [LingerWarning] : [];
 
@@ -63,6 +68,7 @@ internal sealed class TestClientFactory(InMemoryClientOptions options, long drop
         {
             if (Interlocked.Increment(ref owner._producers) >= owner.SilentFromProducer) return new SilentProducer(owner, spec.Cancellation);
             var producer = inner.CreateProducer(spec, sink);
+            if (owner.CountsSends) producer = new CountingProducer(producer, owner);
             if (owner.Clock is not { } clock) return producer;
             long cost = (long)(owner.SendCostTicks * (0.95 + 0.1 * owner._jitter.NextDouble()));
             return new ClockedProducer(producer, clock, cost);
@@ -85,7 +91,25 @@ internal sealed class TestClientFactory(InMemoryClientOptions options, long drop
             owner.Deleted.Enqueue(topic);
         }
 
+        public IReadOnlyList<KeyValuePair<string, long>> ReadCounters() =>
+            owner.CountsSends ? [new("sends", Interlocked.Read(ref owner._sends))] : [];
+
         public ValueTask DisposeAsync() => inner.DisposeAsync();
+    }
+
+    private sealed class CountingProducer(IBenchProducer inner, TestClientFactory owner) : IBenchProducer
+    {
+        public IReadOnlyDictionary<string, string> EffectiveConfig => inner.EffectiveConfig;
+
+        public void Send(long key, ReadOnlyMemory<byte> value)
+        {
+            Interlocked.Increment(ref owner._sends);
+            inner.Send(key, value);
+        }
+
+        public void Flush(CancellationToken cancellationToken) => inner.Flush(cancellationToken);
+
+        public void Dispose() => inner.Dispose();
     }
 
     private sealed class ClockedProducer(IBenchProducer inner, SteppingClock clock, long cost) : IBenchProducer
