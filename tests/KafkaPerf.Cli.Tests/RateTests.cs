@@ -94,6 +94,18 @@ public class RateTests
     }
 
     [Fact]
+    public async Task FindRateHelp_ShowsItsOwnDefaults_NotRuns()
+    {
+        var (exit, stdout, _) = await CliProcess.RunAsync(null, "find-rate", "--help");
+
+        Assert.Equal(0, exit);
+        string Line(string option) => stdout.Split('\n').Single(l => l.TrimStart().StartsWith(option + " ", StringComparison.Ordinal));
+        Assert.EndsWith("[default: produce]", Line("--scenarios").TrimEnd(), StringComparison.Ordinal);
+        Assert.EndsWith("[default: 100]", Line("--sizes").TrimEnd(), StringComparison.Ordinal);
+        Assert.EndsWith("[default: 1]", Line("--repeat").TrimEnd(), StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task FindRate_InMemory_ProbesUpToTheMaximumAndReportsTheSearch()
     {
         var output = Directory.CreateTempSubdirectory("kafkaperf-cli-");

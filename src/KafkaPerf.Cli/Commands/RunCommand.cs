@@ -28,7 +28,11 @@ internal sealed class RunCommand
     public static readonly TimeSpan DefaultLoadWarmup = TimeSpan.FromSeconds(2);
 
     private static readonly Option<string> Clients = new("--clients") { Description = "Clients to compare, comma-separated; the first is the baseline.", DefaultValueFactory = _ => DefaultClients };
-    private static readonly Option<string> Scenarios = new("--scenarios") { Description = "produce, consume, roundtrip (comma-separated).", DefaultValueFactory = _ => "produce,consume,roundtrip" };
+    private static readonly Option<string> Scenarios = new("--scenarios") { Description = "produce, consume, roundtrip (comma-separated; at a --rate the default is produce,roundtrip).", DefaultValueFactory = _ => "produce,consume,roundtrip" };
+    // find-rate's own defaults, so that its --help says what it does: one scenario and size, one run per probe.
+    private static readonly Option<string> SearchScenarios = new("--scenarios") { Description = "produce, roundtrip (comma-separated).", DefaultValueFactory = _ => "produce" };
+    private static readonly Option<string> SearchSizes = new("--sizes") { Description = "Payload sizes in bytes, comma-separated.", DefaultValueFactory = _ => "100" };
+    private static readonly Option<int> SearchRepeat = new("--repeat") { Description = "Runs per probe (their response times merged for the goal; each must keep the rate).", DefaultValueFactory = _ => 1 };
     private static readonly Option<string> Sizes = new("--sizes") { Description = "Payload sizes in bytes, comma-separated.", DefaultValueFactory = _ => "100,1000,10000" };
     private static readonly Option<string> Messages = new("--messages") { Description = "Messages per run, comma-separated.", DefaultValueFactory = _ => "10000" };
     private static readonly Option<int> Repeat = new("--repeat") { Description = "Measured runs per client and cell.", DefaultValueFactory = _ => 5 };
@@ -108,7 +112,7 @@ internal sealed class RunCommand
         var command = new Command("find-rate", "Find, per client and cell, the highest rate that holds a latency goal on response time (--slo p99<20ms).")
         {
             Slo, StartRate, MaxRate, Precision, MaxProbes,
-            Clients, Scenarios, Sizes, Repeat, Duration, LoadWarmup, ClusterWarmup, Interval, Producers, Consumers, Bootstrap, Broker, KafkaHome, BrokerHeap, Brokers, ReplicationFactor, MinInSyncReplicas,
+            Clients, SearchScenarios, SearchSizes, SearchRepeat, Duration, LoadWarmup, ClusterWarmup, Interval, Producers, Consumers, Bootstrap, Broker, KafkaHome, BrokerHeap, Brokers, ReplicationFactor, MinInSyncReplicas,
             Acks, LingerMs, BatchSize, MaxInFlight, Compression, SendBuffer, ReceiveBuffer, FetchMinBytes, Partitions, Overrides,
             TopicPrefix, KeepTopics, Payload, UsePrefetch, Output, Format, Otel, Quiet, StallTimeout,
         };
@@ -463,9 +467,9 @@ internal sealed class RunCommand
         bool rate = findRate || parse.GetValue(Rate) is not null;
         // At a rate the default scenarios are those a rate means something to, and a run lasts a duration; a search
         // probes produce at 100 B once per rate unless told otherwise.
-        var scenarios = findRate && IsDefault(parse, Scenarios) ? "produce" : rate && IsDefault(parse, Scenarios) ? "produce,roundtrip" : parse.GetValue(Scenarios);
-        var sizes = findRate && IsDefault(parse, Sizes) ? "100" : parse.GetValue(Sizes)!;
-        int repeat = findRate && IsDefault(parse, Repeat) ? 1 : parse.GetValue(Repeat);
+        var scenarios = findRate ? parse.GetValue(SearchScenarios) : rate && IsDefault(parse, Scenarios) ? "produce,roundtrip" : parse.GetValue(Scenarios);
+        var sizes = findRate ? parse.GetValue(SearchSizes)! : parse.GetValue(Sizes)!;
+        int repeat = findRate ? parse.GetValue(SearchRepeat) : parse.GetValue(Repeat);
         long[] messages = findRate ? [] : [.. NumberList(parse.GetValue(Messages)!, "message count").Select(s => ParseNumber<long>(s, "message count"))];
         var builder = new BenchmarkPlanBuilder()
             .Clients(List(parse.GetValue(Clients)))

@@ -70,7 +70,11 @@ public static class RateFinder
             environment ??= result.Environment;
             clusterWarmup ??= result.ClusterWarmup;
             foreach (var info in result.Clients) clients.TryAdd(info.Name, info);
-            foreach (var warning in result.Warnings.Where(w => !warnings.Contains(w))) warnings.Add(warning);
+            foreach (var warning in result.Warnings.Where(w => !warnings.Contains(w)).ToList())
+            {
+                warnings.Add(warning);
+                log?.WriteLine($"warning: {warning}");
+            }
             var measured = result.Runs.Select(r => r with { Sequence = runs.Count + r.Sequence }).ToList();
             runs.AddRange(measured);
             if (result.AbortReason is { } reason) abortReason = reason;
@@ -98,6 +102,9 @@ public static class RateFinder
         }
 
         log?.WriteLine($"kafkaperf: searching the highest rate that holds {string.Join(", ", options.Goals)} for {targets.Count} client(s) and cell(s), {duration.TotalSeconds:0.###} s per probe after a {template.LoadWarmup.TotalSeconds:0.###} s warm-up");
+        if (template.ClusterWarmup > TimeSpan.Zero)
+            log?.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"kafkaperf: warming the cluster up for {template.ClusterWarmup.TotalSeconds:0.###} s before the first probe (--cluster-warmup: produce and consume rounds on topics of their own, in no figure)"));
         IReadOnlyList<RateSearchResult>? searches = null;
         bool cancelled = false;
         (searches, cancelled) = await RateSearch.RunAsync(targets, options, Probe, OnProbe, abort.Token).ConfigureAwait(false);

@@ -46,6 +46,9 @@ public sealed record RateSearchTarget(string Client, ScenarioKind Scenario, int 
 /// </summary>
 public static class RateSearch
 {
+    /// <summary>Why a probe whose runs succeeded failed when none of them measured response time.</summary>
+    internal const string NoResponseTime = "no response time was measured";
+
     /// <summary>Runs the searches.</summary>
     /// <param name="targets">Every client and cell to search.</param>
     /// <param name="options">Goals and bounds.</param>
@@ -105,7 +108,7 @@ public static class RateSearch
             return new RateProbe(rate, false, $"run {failed.Sequence} failed: {failed.Error}", achieved, latency, sequences);
         if (achieved is { } sent && sent < rate * (1 - options.AchievedTolerance))
             return new RateProbe(rate, false, $"sent {F(sent)} msg/s, under {100 * (1 - options.AchievedTolerance):0.#} % of the offered rate", achieved, latency, sequences);
-        if (merged is null) return new RateProbe(rate, false, "no response time was measured", achieved, latency, sequences);
+        if (merged is null) return new RateProbe(rate, false, NoResponseTime, achieved, latency, sequences);
         foreach (var goal in options.Goals)
         {
             if (!goal.IsMet(merged, out var measured))
@@ -119,6 +122,7 @@ public static class RateSearch
         private readonly List<RateProbe> _probes = [];
         private double? _held;
         private double? _failed;
+        private bool _unmeasured;
 
         public RateSearchTarget Target => target;
 
@@ -129,7 +133,10 @@ public static class RateSearch
             _probes.Add(probe);
             if (probe.Held) _held = Math.Max(_held ?? 0, probe.OfferedRate);
             else _failed = Math.Min(_failed ?? double.MaxValue, probe.OfferedRate);
-            Next = _probes.Count >= options.MaxProbes ? null : Choose();
+            // Runs that succeeded without a response time (a client that reports no delivery, in produce) say nothing
+            // about the rate: a lower one would measure nothing either.
+            _unmeasured = !probe.Held && probe.Reason == NoResponseTime;
+            Next = _probes.Count >= options.MaxProbes || _unmeasured ? null : Choose();
         }
 
         private double? Choose()
@@ -153,6 +160,8 @@ public static class RateSearch
         public RateSearchResult Result(bool cancelled)
         {
             string conclusion = cancelled && Next is not null ? "cut short by a cancellation"
+                : _unmeasured ? $"no response time was measured at {F(_probes[^1].OfferedRate)} msg/s, so no rate can be judged"
+                    + (target.Scenario == ScenarioKind.Produce ? $": {target.Client} reports no delivery of what it sends; search the roundtrip scenario (--scenarios roundtrip)" : string.Empty)
                 : _held is null ? $"no rate held the goal, down to {F(_failed ?? options.MinRate)} msg/s"
                 : _failed is null ? $"every rate held, up to {F(_held.Value)} msg/s (the maximum probed)"
                 : _failed.Value <= _held.Value * (1 + options.Precision)

@@ -39,6 +39,10 @@ public sealed class BenchmarkRunner
     private readonly ClientConnection _connection;
     private readonly IClock _clock;
 
+    // A plan of this runner has run on the cluster (its warm-up or a run): the cluster has served load. find-rate's
+    // probes after the first are plans of the same runner.
+    private bool _servedLoad;
+
     /// <summary>Creates a runner.</summary>
     /// <param name="registry">The clients plans may name.</param>
     /// <param name="connection">Where clients connect.</param>
@@ -156,6 +160,7 @@ public sealed class BenchmarkRunner
             ReadOnlyMemory<byte> fileBytes = plan.Payload == Payloads.PayloadKind.File ? await File.ReadAllBytesAsync(plan.PayloadFile!, cancellationToken) : default;
             byte[] PayloadOf(int size) => payloads.TryGetValue(size, out var made) ? made
                 : payloads[size] = PayloadFactory.Create(plan.Payload, size, plan.Seed, fileBytes);
+            _servedLoad = true;
             if (plan.ClusterWarmup > TimeSpan.Zero && Remote is null && plan.Cells().FirstOrDefault() is { } first)
                 clusterWarmup = await WarmUpClusterAsync(plan, first, PayloadOf(first.PayloadBytes), clients, warnings, progress, broker, undeleted, runTokens.Token, cancellationToken);
             foreach (var cell in plan.Cells())
@@ -688,7 +693,7 @@ public sealed class BenchmarkRunner
     /// JVMs compiling (docs/BENCHMARKS.md, "A just-started cluster").</summary>
     private IEnumerable<string> ColdClusterWarning(BenchmarkPlan plan)
     {
-        if (plan.IsRate && _connection.Ephemeral && plan.ClusterWarmup == TimeSpan.Zero && Remote is null)
+        if (plan.IsRate && _connection.Ephemeral && plan.ClusterWarmup == TimeSpan.Zero && Remote is null && !_servedLoad)
             yield return $"{Capitalized(_connection.BrokerName)} was started for this plan and has not served any load yet: the first cells' latency will "
                 + "be the cluster warming up, not their settings (a new 3-broker cluster at 2 000 msg/s: p95 35 ms in the first cell, 10 ms in the second, "
                 + "1 ms from the third on). Add --cluster-warmup 60s to warm it up first (90s to 120s for 3 brokers on 2 cores).";

@@ -63,6 +63,52 @@ public class RateSearchTests
     }
 
     [Fact]
+    public async Task RunAsync_ClientWithoutDeliveryReports_OneProbeAndSaysWhyNoRateCanBeJudged()
+    {
+        // Produce with a client that reports no deliveries measures no response time at any rate: halving down to 1 msg/s
+        // (11 probes from 1 000) would say only "no rate held".
+        var silent = new InMemoryClientFactory(new InMemoryClientOptions { Name = "silent", ReportsDeliveryLatency = false });
+        var template = new BenchmarkPlanBuilder().Clients("silent").Scenarios(ScenarioKind.Produce).PayloadSizes(100)
+            .Rates(1_000).Duration(TimeSpan.FromMilliseconds(300)).LoadWarmup(TimeSpan.Zero).Repeat(1).Build();
+        var options = new RateSearchOptions { Goals = LatencyGoal.ParseList("p99<20ms"), StartRate = 1_000 };
+
+        var result = await RateFinder.RunAsync(template, options, new BenchmarkRunner(new ClientRegistry([silent]), ClientConnection.None),
+            ClientConnection.None, log: null, cancellationToken: new CancellationTokenSource(TimeSpan.FromMinutes(1)).Token);
+
+        var search = Assert.Single(result.RateSearches!);
+        var probe = Assert.Single(search.Probes);
+        Assert.Equal("no response time was measured", probe.Reason);
+        Assert.Equal("no response time was measured at 1 000 msg/s, so no rate can be judged: silent reports no delivery of what it sends; "
+            + "search the roundtrip scenario (--scenarios roundtrip)", search.Conclusion);
+    }
+
+    [Fact]
+    public async Task RunAsync_OnAClusterStartedForIt_SaysItsWarningsAndWarmUpAsTheyHappenAndTheColdOneOnce()
+    {
+        var a = new InMemoryClientFactory(new InMemoryClientOptions { Name = "a", ReportsDeliveryLatency = true });
+        var started = ClientConnection.None with { Ephemeral = true, BrokerName = "the embedded cluster" };
+        BenchmarkPlan Template(TimeSpan clusterWarmup) => new BenchmarkPlanBuilder().Clients("a").Scenarios(ScenarioKind.Produce).PayloadSizes(100)
+            .Rates(1_000).Duration(TimeSpan.FromMilliseconds(300)).LoadWarmup(TimeSpan.Zero).Repeat(1).ClusterWarmup(clusterWarmup).Build();
+        var options = new RateSearchOptions { Goals = LatencyGoal.ParseList("p99<1s"), StartRate = 1_000, MaxRate = 4_000 };
+        const string Cold = "The embedded cluster was started for this plan and has not served any load yet";
+        var coldLog = new StringWriter();
+        var warmLog = new StringWriter();
+
+        var cold = await RateFinder.RunAsync(Template(TimeSpan.Zero), options, new BenchmarkRunner(new ClientRegistry([a]), started), started, coldLog,
+            cancellationToken: new CancellationTokenSource(TimeSpan.FromMinutes(1)).Token);
+        var warm = await RateFinder.RunAsync(Template(TimeSpan.FromMilliseconds(100)), options, new BenchmarkRunner(new ClientRegistry([a]), started), started, warmLog,
+            cancellationToken: new CancellationTokenSource(TimeSpan.FromMinutes(1)).Token);
+
+        // 1 000, 2 000 and 4 000 msg/s, all held: the cold warning comes with the first probe only, and is on the console.
+        Assert.Equal(3, cold.RateSearches![0].Probes.Count);
+        Assert.Single(cold.Warnings, w => w.StartsWith(Cold, StringComparison.Ordinal));
+        Assert.Single(coldLog.ToString().Split('\n'), l => l.StartsWith("warning: " + Cold, StringComparison.Ordinal));
+        Assert.DoesNotContain(warm.Warnings, w => w.StartsWith(Cold, StringComparison.Ordinal));
+        Assert.Contains("kafkaperf: warming the cluster up for 0.1 s before the first probe", warmLog.ToString(), StringComparison.Ordinal);
+        Assert.NotNull(warm.ClusterWarmup);
+    }
+
+    [Fact]
     public async Task RunAsync_ClientThatSlowsAboveAKnownRate_FindsTheKnee()
     {
         // The same search on real runs of a client that busy-waits 100 µs per send: it takes at most 10 000 records a

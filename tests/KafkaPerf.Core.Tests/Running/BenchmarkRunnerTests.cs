@@ -322,10 +322,16 @@ public class BenchmarkRunnerTests
         var cold = await new BenchmarkRunner(new ClientRegistry([a]), started).RunAsync(Plan(TimeSpan.Zero), cancellationToken: TestRunContext.Current);
         var warm = await new BenchmarkRunner(new ClientRegistry([a]), started).RunAsync(Plan(TimeSpan.FromMilliseconds(100)), cancellationToken: TestRunContext.Current);
         var existing = await Runner(a).RunAsync(Plan(TimeSpan.Zero), cancellationToken: TestRunContext.Current);
+        // A runner's second plan (find-rate's next probe) runs on a cluster that served the first.
+        var coldRunner = new BenchmarkRunner(new ClientRegistry([a]), started);
+        var first = await coldRunner.RunAsync(Plan(TimeSpan.Zero), cancellationToken: TestRunContext.Current);
+        var second = await coldRunner.RunAsync(Plan(TimeSpan.Zero), cancellationToken: TestRunContext.Current);
 
         Assert.Single(cold.Warnings, w => w.StartsWith(Cold, StringComparison.Ordinal) && w.EndsWith("Add --cluster-warmup 60s to warm it up first (90s to 120s for 3 brokers on 2 cores).", StringComparison.Ordinal));
         Assert.DoesNotContain(warm.Warnings, w => w.StartsWith(Cold, StringComparison.Ordinal));
         Assert.NotNull(warm.ClusterWarmup);
         Assert.DoesNotContain(existing.Warnings, w => w.StartsWith(Cold, StringComparison.Ordinal));
+        Assert.Single(first.Warnings, w => w.StartsWith(Cold, StringComparison.Ordinal));
+        Assert.DoesNotContain(second.Warnings, w => w.StartsWith(Cold, StringComparison.Ordinal));
     }
 }
