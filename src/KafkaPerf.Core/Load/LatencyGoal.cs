@@ -60,6 +60,8 @@ public sealed record LatencyGoal(double Percentile, TimeSpan Limit)
             "" => throw new PlanValidationException(Problem("has a time without a unit")),
             var unit => throw new PlanValidationException(Problem($"has an unknown unit '{unit}'")),
         };
+        // A TimeSpan holds 100 ns steps: 1ns would become a goal of 0 that nothing meets. No Kafka client answers that fast.
+        if (microseconds < 1) throw new PlanValidationException(Problem("is under a microsecond, which no Kafka client answers in"));
         if (microseconds * 1000 > Histograms.HighestTrackableValue)
             throw new PlanValidationException(Problem("asks for more than an hour"));
         return new LatencyGoal(percentile, TimeSpan.FromMicroseconds(microseconds));

@@ -106,9 +106,10 @@ public static class RateSearch
         if (runs.Count == 0) return new RateProbe(rate, false, "no run", achieved, latency, sequences);
         if (runs.FirstOrDefault(r => !r.Succeeded) is { } failed)
             return new RateProbe(rate, false, $"run {failed.Sequence} failed: {failed.Error}", achieved, latency, sequences);
+        // No response time says nothing of any rate, whatever was sent: the search stops on it.
+        if (merged is null) return new RateProbe(rate, false, NoResponseTime, achieved, latency, sequences);
         if (achieved is { } sent && sent < rate * (1 - options.AchievedTolerance))
             return new RateProbe(rate, false, $"sent {F(sent)} msg/s, under {100 * (1 - options.AchievedTolerance):0.#} % of the offered rate", achieved, latency, sequences);
-        if (merged is null) return new RateProbe(rate, false, NoResponseTime, achieved, latency, sequences);
         foreach (var goal in options.Goals)
         {
             if (!goal.IsMet(merged, out var measured))

@@ -146,9 +146,10 @@ public class RatePlanTests
             Assert.True(r.Succeeded, r.Error);
             Assert.Equal(2_000, r.MessageCount);
             Assert.Equal(2_000, r.WarmupRecords);
-            // The reading at the warm-up's end is taken by the interval sampler as it closes the warm-up's interval: a
-            // record or a few, due after the boundary, may be sent first (50 ms late would be 5 %), or one due before it late.
-            Assert.InRange(r.CountersPerMessage!["sends"], 0.95, 1.01);
+            // The reading at the warm-up's end is taken by the interval sampler at that boundary: records due after it
+            // may be sent first when the sampler wakes late, or records due before it after it when the sender is late
+            // (on a busy machine tens of ms: 50 ms is 5 %). Counted from the run's start it is 2.0.
+            Assert.InRange(r.CountersPerMessage!["sends"], 0.8, 1.2);
         });
     }
 

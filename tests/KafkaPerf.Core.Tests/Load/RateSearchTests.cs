@@ -89,7 +89,8 @@ public class RateSearchTests
         var started = ClientConnection.None with { Ephemeral = true, BrokerName = "the embedded cluster" };
         BenchmarkPlan Template(TimeSpan clusterWarmup) => new BenchmarkPlanBuilder().Clients("a").Scenarios(ScenarioKind.Produce).PayloadSizes(100)
             .Rates(1_000).Duration(TimeSpan.FromMilliseconds(300)).LoadWarmup(TimeSpan.Zero).Repeat(1).ClusterWarmup(clusterWarmup).Build();
-        var options = new RateSearchOptions { Goals = LatencyGoal.ParseList("p99<1s"), StartRate = 1_000, MaxRate = 4_000 };
+        // Loose criteria (what is asserted is not the rates): short probes on a busy machine miss 1 % of their rate.
+        var options = new RateSearchOptions { Goals = LatencyGoal.ParseList("p99<1s"), StartRate = 1_000, MaxRate = 4_000, AchievedTolerance = 0.5 };
         const string Cold = "The embedded cluster was started for this plan and has not served any load yet";
         var coldLog = new StringWriter();
         var warmLog = new StringWriter();
@@ -99,8 +100,9 @@ public class RateSearchTests
         var warm = await RateFinder.RunAsync(Template(TimeSpan.FromMilliseconds(100)), options, new BenchmarkRunner(new ClientRegistry([a]), started), started, warmLog,
             cancellationToken: new CancellationTokenSource(TimeSpan.FromMinutes(1)).Token);
 
-        // 1 000, 2 000 and 4 000 msg/s, all held: the cold warning comes with the first probe only, and is on the console.
-        Assert.Equal(3, cold.RateSearches![0].Probes.Count);
+        // Several probes (1 000, 2 000 and 4 000 msg/s when all hold; whichever fails, at least a second one follows): the
+        // cold warning comes with the first probe only, and is on the console.
+        Assert.InRange(cold.RateSearches![0].Probes.Count, 2, 16);
         Assert.Single(cold.Warnings, w => w.StartsWith(Cold, StringComparison.Ordinal));
         Assert.Single(coldLog.ToString().Split('\n'), l => l.StartsWith("warning: " + Cold, StringComparison.Ordinal));
         Assert.DoesNotContain(warm.Warnings, w => w.StartsWith(Cold, StringComparison.Ordinal));
@@ -165,6 +167,7 @@ public class RateSearchTests
     [InlineData("99<5ms", "does not start with p and a percentile")]
     [InlineData("p99=5ms", "has no '<'")]
     [InlineData("p99<5min", "has an unknown unit 'min'")]
+    [InlineData("p99<1ns", "is under a microsecond, which no Kafka client answers in")]
     public void ParseList_NotAPercentileAndATime_OneLineSayingWhat(string goal, string expected)
     {
         var ex = Assert.Throws<PlanValidationException>(() => LatencyGoal.ParseList(goal));
