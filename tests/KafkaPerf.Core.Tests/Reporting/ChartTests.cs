@@ -414,6 +414,22 @@ public class ChartTests
         Assert.Equal("x<y", Assert.Single(Texts(root, "legend-entry")));
     }
 
+    [Fact]
+    public void Legend_TwoLinesOfOneClientWithMarkers_TheDashedOneIsDashedInTheLegendToo()
+    {
+        // find-rate's curve draws a client's p99 solid and its p50 dashed, in its colour and with its markers: the legend
+        // must tell them apart as the lines do.
+        var svg = ThroughputChart.Render("t", "s", [100, 1_000],
+        [
+            new XYChart.Series("c p99", 0, [new(100, 10), new(1_000, 20)], Markers: true, Whiskers: false),
+            new XYChart.Series("c p50", 0, [new(100, 5), new(1_000, 8)], Markers: true, Whiskers: false, Dash: "3 3"),
+        ], "n");
+
+        var legend = XDocument.Parse(svg).Root!.Descendants(Svg + "g").Single(e => e.Attribute("class")?.Value == "legend");
+        var swatches = legend.Elements(Svg + "line").Select(l => l.Attribute("stroke-dasharray")?.Value).ToList();
+        Assert.Equal([null, "3 3"], swatches);
+    }
+
     private static List<string> Texts(XElement svg, string cssClass) =>
         [.. svg.Descendants(Svg + "text").Where(t => (t.Attribute("class")?.Value ?? string.Empty).Split(' ').Contains(cssClass)).Select(t => t.Value)];
 

@@ -156,7 +156,8 @@ internal sealed class XYChart
             var colour = empty ? ChartTheme.MissingFill : ChartTheme.ColourOf(series.Index);
             if (series.Markers)
             {
-                svg.Line(left, y, left + 26, y, colour, 2);
+                // Dashed as its line is: a client's p50 beside its p99 differs from it only by the dash.
+                svg.Line(left, y, left + 26, y, colour, 2, empty ? null : DashOf(series));
                 svg.Marker(left + 13, y, series.Index, colour);
             }
             else
