@@ -22,8 +22,7 @@ internal sealed class ConsoleProgress(TextWriter writer) : IBenchmarkProgress
         writer.WriteLine($"kafkaperf: {Count(plan.TotalRuns, "run")} ({Count(plan.Clients.Count - plan.References.Count, "client")} × {Count(plan.Cells().Count(), "cell")} × "
             + $"{Count(plan.Repeat, "repetition")}{(WarmupRuns(plan) ? " + 1 warm-up" : string.Empty)}{references})");
         if (plan.ClusterWarmup > TimeSpan.Zero)
-            writer.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                $"kafkaperf: warming the cluster up for {plan.ClusterWarmup.TotalSeconds:0.###} s first (--cluster-warmup: produce and consume rounds on topics of their own, in no figure)"));
+            writer.WriteLine(plan.ClusterWarmupNotice("first"));
     }
 
     public void OnRunStarting(RunDescriptor run)

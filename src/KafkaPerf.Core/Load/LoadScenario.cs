@@ -116,6 +116,7 @@ public sealed class LoadScenario
             var startedAtUtc = DateTimeOffset.UtcNow + TimeSpan.FromSeconds(_state.Ticks.ToSeconds(origin - now));
             // A warm-up at the rate is part of the run but of no figure: the resources and the client's counters of the
             // measured part are read again when it ends, on the sampler's thread (a few reads, none on a sending thread).
+            // Only at a rate: a consume run's series starts before its origin, and its figures include the group join.
             ClientCounters? measuredCounters = null;
             _sampler.Start(Kind == ScenarioKind.Consume ? now : origin, _state.WarmupEnd,
                 _schedule.IsRate ? () => Volatile.Write(ref measuredCounters, ReadCountersOrNull()) : null);

@@ -103,8 +103,7 @@ public static class RateFinder
 
         log?.WriteLine($"kafkaperf: searching the highest rate that holds {string.Join(", ", options.Goals)} for {targets.Count} client(s) and cell(s), {duration.TotalSeconds:0.###} s per probe after a {template.LoadWarmup.TotalSeconds:0.###} s warm-up");
         if (template.ClusterWarmup > TimeSpan.Zero)
-            log?.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                $"kafkaperf: warming the cluster up for {template.ClusterWarmup.TotalSeconds:0.###} s before the first probe (--cluster-warmup: produce and consume rounds on topics of their own, in no figure)"));
+            log?.WriteLine(template.ClusterWarmupNotice("before the first probe"));
         IReadOnlyList<RateSearchResult>? searches = null;
         bool cancelled = false;
         (searches, cancelled) = await RateSearch.RunAsync(targets, options, Probe, OnProbe, abort.Token).ConfigureAwait(false);

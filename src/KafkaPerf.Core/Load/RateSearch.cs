@@ -123,7 +123,6 @@ public static class RateSearch
         private readonly List<RateProbe> _probes = [];
         private double? _held;
         private double? _failed;
-        private bool _unmeasured;
 
         public RateSearchTarget Target => target;
 
@@ -134,11 +133,12 @@ public static class RateSearch
             _probes.Add(probe);
             if (probe.Held) _held = Math.Max(_held ?? 0, probe.OfferedRate);
             else _failed = Math.Min(_failed ?? double.MaxValue, probe.OfferedRate);
-            // Runs that succeeded without a response time (a client that reports no delivery, in produce) say nothing
-            // about the rate: a lower one would measure nothing either.
-            _unmeasured = !probe.Held && probe.Reason == NoResponseTime;
-            Next = _probes.Count >= options.MaxProbes || _unmeasured ? null : Choose();
+            Next = _probes.Count >= options.MaxProbes || Unmeasured ? null : Choose();
         }
+
+        // Runs that succeeded without a response time (a client that reports no delivery, in produce) say nothing about
+        // the rate: a lower one would measure nothing either.
+        private bool Unmeasured => _probes is [.., { Held: false, Reason: NoResponseTime }];
 
         private double? Choose()
         {
@@ -161,7 +161,7 @@ public static class RateSearch
         public RateSearchResult Result(bool cancelled)
         {
             string conclusion = cancelled && Next is not null ? "cut short by a cancellation"
-                : _unmeasured ? $"no response time was measured at {F(_probes[^1].OfferedRate)} msg/s, so no rate can be judged"
+                : Unmeasured ? $"no response time was measured at {F(_probes[^1].OfferedRate)} msg/s, so no rate can be judged"
                     + (target.Scenario == ScenarioKind.Produce ? $": {target.Client} reports no delivery of what it sends; search the roundtrip scenario (--scenarios roundtrip)" : string.Empty)
                 : _held is null ? $"no rate held the goal, down to {F(_failed ?? options.MinRate)} msg/s"
                 : _failed is null ? $"every rate held, up to {F(_held.Value)} msg/s (the maximum probed)"

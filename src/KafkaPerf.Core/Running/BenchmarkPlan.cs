@@ -41,6 +41,12 @@ public sealed record BenchmarkPlan
     /// </summary>
     public TimeSpan ClusterWarmup { get; init; }
 
+    /// <summary>The line said as the cluster warm-up starts.</summary>
+    /// <param name="when">When it runs: "first", "before the first probe".</param>
+    /// <returns>The line.</returns>
+    public string ClusterWarmupNotice(string when) => string.Create(System.Globalization.CultureInfo.InvariantCulture,
+        $"kafkaperf: warming the cluster up for {ClusterWarmup.TotalSeconds:0.###} s {when} (--cluster-warmup: produce and consume rounds on topics of their own, in no figure)");
+
     /// <summary>The length of one interval of a load run's time series.</summary>
     public TimeSpan Interval { get; init; } = Load.RateLoad.DefaultInterval;
 
