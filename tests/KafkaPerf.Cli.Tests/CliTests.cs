@@ -1,7 +1,7 @@
 namespace KafkaPerf.Cli.Tests;
 
 // One class: the tests redirect the process-wide console, so they must not run in parallel.
-public class CliTests
+public partial class CliTests
 {
     private static async Task<(int Exit, string Out, string Err)> RunAsync(params string[] args)
     {
