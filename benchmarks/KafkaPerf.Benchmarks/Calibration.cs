@@ -1,6 +1,7 @@
 using System.Globalization;
 using KafkaPerf.Clients;
 using KafkaPerf.Clients.InMemory;
+using KafkaPerf.Plans;
 using KafkaPerf.Running;
 using KafkaPerf.Scenarios;
 using KafkaPerf.Statistics;

@@ -1,6 +1,7 @@
 using KafkaPerf.Adapters.Confluent;
 using KafkaPerf.Adapters.Java;
 using KafkaPerf.Clients;
+using KafkaPerf.Plans;
 using KafkaPerf.Running;
 using KafkaPerf.Scenarios;
 using KafkaPerf.Testing;

@@ -6,6 +6,7 @@ using KafkaPerf.Adapters.References;
 using KafkaPerf.Clients;
 using KafkaPerf.Clients.InMemory;
 using KafkaPerf.Payloads;
+using KafkaPerf.Plans;
 using KafkaPerf.Reporting;
 using KafkaPerf.Running;
 using KafkaPerf.Scenarios;

@@ -1,4 +1,5 @@
 using System.Text;
+using KafkaPerf.Plans;
 using KafkaPerf.Reporting;
 using KafkaPerf.Reporting.Exporters;
 using KafkaPerf.Running;

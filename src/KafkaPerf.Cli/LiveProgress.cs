@@ -1,4 +1,5 @@
 using System.Globalization;
+using KafkaPerf.Plans;
 using KafkaPerf.Reporting;
 using KafkaPerf.Running;
 using Spectre.Console;

@@ -1,4 +1,5 @@
 using System.Globalization;
+using KafkaPerf.Plans;
 using KafkaPerf.Running;
 
 namespace KafkaPerf.Cli;

@@ -1,6 +1,7 @@
 using System.CommandLine;
 using System.Security.Cryptography;
 using KafkaPerf.Clients;
+using KafkaPerf.Plans;
 using KafkaPerf.Running;
 
 namespace KafkaPerf.Cli;

@@ -1,5 +1,6 @@
 using KafkaPerf.Adapters.Broker;
 using KafkaPerf.Clients;
+using KafkaPerf.Plans;
 using KafkaPerf.Reporting;
 using KafkaPerf.Running;
 using Xunit;

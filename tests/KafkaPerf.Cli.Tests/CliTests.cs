@@ -247,7 +247,7 @@ public partial class CliTests
     /// <summary>A result file with 10 runs of one cell, times scaled by <paramref name="factor"/> with a small seeded spread.</summary>
     private static string SavedResult(DirectoryInfo folder, string name, double factor)
     {
-        var plan = new KafkaPerf.Running.BenchmarkPlanBuilder().Clients("confluent").Scenarios(KafkaPerf.Scenarios.ScenarioKind.Produce)
+        var plan = new KafkaPerf.Plans.BenchmarkPlanBuilder().Clients("confluent").Scenarios(KafkaPerf.Scenarios.ScenarioKind.Produce)
             .MessageCounts(1_000).PayloadSizes(100).Repeat(10).Build();
         var random = new Random(name.Length);
         var runs = Enumerable.Range(1, 10).Select(i => new KafkaPerf.Reporting.RunRecord

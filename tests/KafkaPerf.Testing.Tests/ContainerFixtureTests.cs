@@ -1,5 +1,6 @@
 using KafkaPerf.Adapters.Broker;
 using KafkaPerf.Adapters.Confluent;
+using KafkaPerf.Plans;
 using KafkaPerf.Running;
 using KafkaPerf.Scenarios;
 using KafkaPerf.Tests.Shared;

@@ -1,6 +1,7 @@
 using KafkaPerf.Adapters.Confluent;
 using KafkaPerf.Clients;
 using KafkaPerf.Clients.InMemory;
+using KafkaPerf.Plans;
 using KafkaPerf.Reporting;
 using KafkaPerf.Running;
 using KafkaPerf.Scenarios;

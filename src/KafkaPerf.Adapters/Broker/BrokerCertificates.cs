@@ -51,7 +51,7 @@ internal sealed record BrokerCertificates(string KeystorePath, string StorePassw
         };
         foreach (var argument in arguments) start.ArgumentList.Add(argument);
         start.Environment[PasswordVariable] = StorePassword;
-        foreach (var name in References.ToolProcess.SecretVariables) start.Environment.Remove(name);
+        ChildEnvironment.RemoveSecrets(start);
         using var process = Process.Start(start) ?? throw new PrerequisiteException($"keytool at '{keytool}' could not be started.");
         process.StandardInput.Close();
         var output = process.StandardOutput.ReadToEndAsync();

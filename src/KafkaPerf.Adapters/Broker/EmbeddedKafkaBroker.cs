@@ -296,7 +296,7 @@ public sealed partial class EmbeddedKafkaBroker : IAsyncDisposable
             RedirectStandardError = true,
             WorkingDirectory = plan.DataDirectory,
         };
-        foreach (var name in References.ToolProcess.SecretVariables) start.Environment.Remove(name);
+        ChildEnvironment.RemoveSecrets(start);
         string heap = options.HeapMegabytes.ToString(CultureInfo.InvariantCulture) + "m";
         // Startup only: classes load from the shared archive (see BrokerClassArchive); the JVM starts without it if unusable.
         if (classArchiveOption is not null) start.ArgumentList.Add(classArchiveOption);

@@ -54,9 +54,6 @@ internal sealed class ToolProcess : IDisposable
     /// <param name="onErrorLine">Called with each line of standard error as it arrives.</param>
     /// <returns>The running tool.</returns>
     /// <exception cref="InvalidOperationException">The tool could not be started; the message says which.</exception>
-    /// <summary>Variables that may hold a secret, kept from every child process.</summary>
-    internal static readonly string[] SecretVariables = ["KAFKAPERF_SASL_PASSWORD", "KAFKAPERF_SASL_USERNAME"];
-
     public static ToolProcess Start(string file, IEnumerable<string> arguments, IReadOnlyDictionary<string, string>? environment = null,
         Action<string>? onErrorLine = null)
     {
@@ -67,7 +64,7 @@ internal sealed class ToolProcess : IDisposable
         foreach (var argument in arguments) start.ArgumentList.Add(argument);
         foreach (var (name, value) in environment ?? new Dictionary<string, string>()) start.Environment[name] = value;
         // The tool gets its credentials from a file of its own; the user's KAFKAPERF_SASL_* variables stay with KafkaPerf.
-        foreach (var name in SecretVariables) start.Environment.Remove(name);
+        ChildEnvironment.RemoveSecrets(start);
         try
         {
             return new ToolProcess(Process.Start(start) ?? throw new InvalidOperationException($"'{file}' did not start."), onErrorLine);

@@ -2,6 +2,7 @@ using System.CommandLine;
 using KafkaPerf.Adapters;
 using KafkaPerf.Adapters.Broker;
 using KafkaPerf.Clients;
+using KafkaPerf.Plans;
 using KafkaPerf.Running;
 
 namespace KafkaPerf.Cli.Commands;

@@ -1,17 +1,18 @@
-using System.Numerics;
 using System.CommandLine;
 using System.Globalization;
+using System.Numerics;
 using KafkaPerf.Adapters;
 using KafkaPerf.Adapters.Broker;
-using KafkaPerf.Load;
 using KafkaPerf.Cli.Telemetry;
 using KafkaPerf.Cli.Workers;
 using KafkaPerf.Clients;
 using KafkaPerf.Payloads;
+using KafkaPerf.Plans;
 using KafkaPerf.Reporting;
 using KafkaPerf.Reporting.Exporters;
 using KafkaPerf.Running;
 using KafkaPerf.Scenarios;
+using KafkaPerf.Scenarios.Load;
 
 namespace KafkaPerf.Cli.Commands;
 

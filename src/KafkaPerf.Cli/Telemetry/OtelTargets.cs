@@ -1,3 +1,4 @@
+using KafkaPerf.Plans;
 using KafkaPerf.Running;
 
 namespace KafkaPerf.Cli.Telemetry;

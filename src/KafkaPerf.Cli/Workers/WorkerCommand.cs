@@ -4,10 +4,11 @@ using KafkaPerf.Adapters;
 using KafkaPerf.Adapters.Workers;
 using KafkaPerf.Cli.Commands;
 using KafkaPerf.Clients;
-using KafkaPerf.Distributed;
 using KafkaPerf.Payloads;
+using KafkaPerf.Plans;
 using KafkaPerf.Reporting;
 using KafkaPerf.Running;
+using KafkaPerf.Scenarios;
 
 namespace KafkaPerf.Cli.Workers;
 

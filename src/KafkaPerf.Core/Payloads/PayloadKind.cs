@@ -10,6 +10,6 @@ public enum PayloadKind
     /// are, as in the codec benchmark of seed 001.</summary>
     AccessLog,
 
-    /// <summary>The bytes of a file (<see cref="Running.BenchmarkPlan.PayloadFile"/>), repeated or cut to each size.</summary>
+    /// <summary>The bytes of a file (<see cref="Plans.BenchmarkPlan.PayloadFile"/>), repeated or cut to each size.</summary>
     File,
 }

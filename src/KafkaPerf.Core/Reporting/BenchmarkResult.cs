@@ -1,4 +1,4 @@
-using KafkaPerf.Running;
+using KafkaPerf.Plans;
 
 namespace KafkaPerf.Reporting;
 

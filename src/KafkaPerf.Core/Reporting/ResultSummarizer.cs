@@ -1,5 +1,5 @@
 using KafkaPerf.Measurement;
-using KafkaPerf.Running;
+using KafkaPerf.Plans;
 using KafkaPerf.Statistics;
 
 namespace KafkaPerf.Reporting;

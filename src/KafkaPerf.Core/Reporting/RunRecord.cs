@@ -139,5 +139,5 @@ public sealed record RunRecord
 
     /// <summary>Each worker's part when workers ran the run together (<c>--workers</c>, <c>--processes</c>); the run's own
     /// figures are their sum, its histograms their exact merge.</summary>
-    public IReadOnlyList<Distributed.WorkerPart>? Workers { get; init; }
+    public IReadOnlyList<WorkerPart>? Workers { get; init; }
 }

@@ -1,11 +1,13 @@
 using System.Diagnostics;
 using System.Globalization;
 using KafkaPerf.Clients;
-using KafkaPerf.Load;
 using KafkaPerf.Measurement;
 using KafkaPerf.Payloads;
+using KafkaPerf.Plans;
 using KafkaPerf.Reporting;
+using KafkaPerf.Running;
 using KafkaPerf.Scenarios;
+using KafkaPerf.Scenarios.Load;
 using KafkaPerf.Telemetry;
 
 namespace KafkaPerf.Running;

@@ -1,3 +1,4 @@
+using KafkaPerf.Plans;
 using KafkaPerf.Reporting;
 
 namespace KafkaPerf.Running;

@@ -73,7 +73,7 @@ public sealed record RunMeasurement
     public HistogramBase? SendDelay { get; init; }
 
     /// <summary>The time series of a load run, one entry per interval.</summary>
-    public IReadOnlyList<Reporting.IntervalRecord>? Intervals { get; init; }
+    public IReadOnlyList<Measurement.IntervalRecord>? Intervals { get; init; }
 
     /// <summary>When the first record was due (wall clock), for the intervals' absolute times.</summary>
     public DateTimeOffset? StartedAtUtc { get; init; }
@@ -92,7 +92,7 @@ public sealed record RunMeasurement
     public long ServiceTimeMissed { get; init; }
 
     /// <summary>Each worker's part when workers ran the run together; <see langword="null"/> for a run of this process.</summary>
-    public IReadOnlyList<Distributed.WorkerPart>? Workers { get; init; }
+    public IReadOnlyList<WorkerPart>? Workers { get; init; }
 
     /// <summary>Whether the run succeeded: no error, nothing lost, no duplicate, nothing unexpected.</summary>
     public bool Succeeded => Error is null && Lost == 0 && Duplicates == 0 && Unexpected == 0 && PayloadMismatches == 0;

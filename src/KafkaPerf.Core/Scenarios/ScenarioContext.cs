@@ -44,7 +44,7 @@ public sealed record ScenarioContext
     public int Consumers { get; init; } = 1;
 
     /// <summary>The length of one interval of a load run's time series.</summary>
-    public TimeSpan Interval { get; init; } = KafkaPerf.Load.RateLoad.DefaultInterval;
+    public TimeSpan Interval { get; init; } = KafkaPerf.Scenarios.Load.RateLoad.DefaultInterval;
 
     /// <summary>The clock.</summary>
     public IClock Clock { get; init; } = StopwatchClock.Instance;

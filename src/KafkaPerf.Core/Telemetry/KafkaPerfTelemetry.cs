@@ -2,8 +2,8 @@ using System.Diagnostics;
 using System.Diagnostics.Metrics;
 using System.Reflection;
 using KafkaPerf.Measurement;
+using KafkaPerf.Plans;
 using KafkaPerf.Reporting;
-using KafkaPerf.Running;
 using KafkaPerf.Scenarios;
 
 namespace KafkaPerf.Telemetry;

@@ -5,6 +5,7 @@ using KafkaPerf.Adapters.Java;
 using KafkaPerf.Adapters.Tests.Java;
 using KafkaPerf.Clients;
 using KafkaPerf.Payloads;
+using KafkaPerf.Plans;
 using KafkaPerf.Reporting;
 using KafkaPerf.Running;
 using KafkaPerf.Scenarios;

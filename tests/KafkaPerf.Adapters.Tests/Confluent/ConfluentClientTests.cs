@@ -2,6 +2,7 @@ using Confluent.Kafka;
 using KafkaPerf.Adapters.Broker;
 using KafkaPerf.Adapters.Confluent;
 using KafkaPerf.Clients;
+using KafkaPerf.Plans;
 using KafkaPerf.Running;
 using KafkaPerf.Scenarios;
 

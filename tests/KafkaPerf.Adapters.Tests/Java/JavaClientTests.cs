@@ -5,6 +5,7 @@ using KafkaPerf.Adapters.Java;
 using KafkaPerf.Adapters.Jvm;
 using KafkaPerf.Clients;
 using KafkaPerf.Measurement;
+using KafkaPerf.Plans;
 using KafkaPerf.Running;
 using KafkaPerf.Scenarios;
 

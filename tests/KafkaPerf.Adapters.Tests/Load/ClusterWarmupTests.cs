@@ -4,6 +4,7 @@ using KafkaPerf.Adapters.Confluent;
 using KafkaPerf.Adapters.Java;
 using KafkaPerf.Adapters.Tests.Java;
 using KafkaPerf.Clients;
+using KafkaPerf.Plans;
 using KafkaPerf.Running;
 using KafkaPerf.Scenarios;
 

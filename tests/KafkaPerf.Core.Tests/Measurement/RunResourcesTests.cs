@@ -2,6 +2,7 @@ using KafkaPerf.Clients;
 using KafkaPerf.Clients.InMemory;
 using KafkaPerf.Core.Tests.Running;
 using KafkaPerf.Measurement;
+using KafkaPerf.Plans;
 using KafkaPerf.Reporting;
 using KafkaPerf.Reporting.Exporters;
 using KafkaPerf.Running;

@@ -1,6 +1,7 @@
 using System.Runtime.CompilerServices;
 using KafkaPerf.Clients;
 using KafkaPerf.Measurement;
+using KafkaPerf.Plans;
 using KafkaPerf.Reporting;
 using KafkaPerf.Reporting.Exporters;
 using KafkaPerf.Running;

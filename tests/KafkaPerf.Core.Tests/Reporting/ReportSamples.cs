@@ -1,5 +1,6 @@
 using KafkaPerf.Clients;
 using KafkaPerf.Measurement;
+using KafkaPerf.Plans;
 using KafkaPerf.Reporting;
 using KafkaPerf.Running;
 using KafkaPerf.Scenarios;

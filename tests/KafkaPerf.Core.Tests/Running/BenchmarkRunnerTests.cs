@@ -1,6 +1,7 @@
 using KafkaPerf.Clients;
 using KafkaPerf.Clients.InMemory;
 using KafkaPerf.Core.Tests.Clients;
+using KafkaPerf.Plans;
 using KafkaPerf.Reporting;
 using KafkaPerf.Reporting.Exporters;
 using KafkaPerf.Running;

@@ -2,6 +2,7 @@ using System.Diagnostics;
 using KafkaPerf.Clients;
 using KafkaPerf.Clients.InMemory;
 using KafkaPerf.Core.Tests.Clients;
+using KafkaPerf.Plans;
 using KafkaPerf.Reporting;
 using KafkaPerf.Running;
 using KafkaPerf.Scenarios;

@@ -1,5 +1,6 @@
 using KafkaPerf.Clients;
 using KafkaPerf.Clients.InMemory;
+using KafkaPerf.Plans;
 using KafkaPerf.Running;
 using KafkaPerf.Scenarios;
 

@@ -4,6 +4,7 @@ using System.Diagnostics.Metrics;
 using KafkaPerf.Clients;
 using KafkaPerf.Clients.InMemory;
 using KafkaPerf.Core.Tests.Running;
+using KafkaPerf.Plans;
 using KafkaPerf.Running;
 using KafkaPerf.Scenarios;
 using KafkaPerf.Telemetry;

@@ -58,9 +58,9 @@ internal static class RateCurveCharts
         if (less < 0) return 0;
         try
         {
-            return Load.LatencyGoal.ParseList(goal)[0].Limit.TotalMicroseconds;
+            return Plans.LatencyGoal.ParseList(goal)[0].Limit.TotalMicroseconds;
         }
-        catch (Running.PlanValidationException)
+        catch (Plans.PlanValidationException)
         {
             return 0;
         }

@@ -1,7 +1,7 @@
-using HdrHistogram;
 using System.Globalization;
+using HdrHistogram;
 using KafkaPerf.Measurement;
-using KafkaPerf.Running;
+using KafkaPerf.Plans;
 using KafkaPerf.Scenarios;
 using KafkaPerf.Statistics;
 

@@ -1,5 +1,6 @@
 using System.Globalization;
-using KafkaPerf.Running;
+using KafkaPerf.Measurement;
+using KafkaPerf.Plans;
 using KafkaPerf.Scenarios;
 
 namespace KafkaPerf.Reporting.Charts;

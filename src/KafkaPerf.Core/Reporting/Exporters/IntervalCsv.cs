@@ -1,3 +1,4 @@
+using KafkaPerf.Measurement;
 namespace KafkaPerf.Reporting.Exporters;
 
 /// <summary>The time series of every load run as CSV: one row per run and interval.</summary>

@@ -270,7 +270,7 @@ public sealed class MarkdownExporter : ResultExporterBase
 
     /// <summary>The partitions of the runs' topics: the variants' own when they set them (<c>--partitions</c> sweeps), the
     /// plan's otherwise.</summary>
-    private static string PartitionsText(Running.BenchmarkPlan plan)
+    private static string PartitionsText(Plans.BenchmarkPlan plan)
     {
         var counts = plan.SettingsVariants.Select(v => v.Partitions ?? plan.Partitions).Distinct().Order().ToList();
         return counts.Count == 1 ? $"{F(counts[0])} partition(s)" : $"{string.Join(", ", counts.Select(c => F(c)))} partitions (per variant)";

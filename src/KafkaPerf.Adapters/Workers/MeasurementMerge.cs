@@ -1,0 +1,225 @@
+using HdrHistogram;
+using HdrHistogram.Utilities;
+using KafkaPerf.Measurement;
+using KafkaPerf.Reporting;
+using KafkaPerf.Scenarios;
+
+namespace KafkaPerf.Adapters.Workers;
+
+/// <summary>One worker's outcome of a run: what it measured, or why it has nothing.</summary>
+/// <param name="Worker">Its name.</param>
+/// <param name="Index">Its position among the run's workers.</param>
+/// <param name="Host">Its host.</param>
+/// <param name="ProcessId">Its process ID.</param>
+/// <param name="Records">The records of its share.</param>
+/// <param name="Producers">The producers of its share.</param>
+/// <param name="Measurement">What it measured; <see langword="null"/> when it sent nothing back.</param>
+/// <param name="Error">Why it sent nothing back (it died, or stopped answering).</param>
+public sealed record WorkerOutcome(string Worker, int Index, string? Host, int? ProcessId, long Records, int Producers,
+    RunMeasurement? Measurement, string? Error = null)
+{
+    /// <summary>Its tool and runtime versions.</summary>
+    public string? Version { get; init; }
+}
+
+/// <summary>
+/// Adds the measurements of the workers that ran one run together into the run's measurement: counts summed, histograms
+/// added (never percentiles averaged), the time series added interval by interval, and a part per worker kept.
+/// </summary>
+public static class MeasurementMerge
+{
+    /// <summary>The run's measurement from its workers' outcomes.</summary>
+    /// <param name="outcomes">One per worker, in share order.</param>
+    /// <returns>The merged measurement; failed (with every worker's error) when any part failed.</returns>
+    public static RunMeasurement Merge(IReadOnlyList<WorkerOutcome> outcomes)
+    {
+        ArgumentNullException.ThrowIfNull(outcomes);
+        if (outcomes.Count == 0) throw new ArgumentException("A run needs at least one worker.", nameof(outcomes));
+        var measured = outcomes.Where(o => o.Measurement is not null).Select(o => o.Measurement!).ToList();
+        var errors = outcomes
+            .Select(o => ErrorOf(o) is { } e ? $"worker {o.Worker}: {e}" : null)
+            .OfType<string>()
+            .ToList();
+        // Records a worker that sent nothing back was to send count as lost: the run's figures never look complete.
+        long unaccounted = outcomes.Where(o => o.Measurement is null).Sum(o => o.Records);
+        long delivered = measured.Sum(m => m.Delivered), sent = measured.Sum(m => m.Sent);
+        var merged = new RunMeasurement
+        {
+            ElapsedSeconds = measured.Count == 0 ? double.NaN : measured.Max(m => m.ElapsedSeconds),
+            Sent = sent,
+            Delivered = delivered,
+            Received = measured.Sum(m => m.Received),
+            Lost = measured.Sum(m => m.Lost) + unaccounted,
+            Duplicates = measured.Sum(m => m.Duplicates),
+            Unexpected = measured.Sum(m => m.Unexpected),
+            PayloadMismatches = measured.Sum(m => m.PayloadMismatches),
+            Latency = Histograms.Merge(measured.Select(m => m.Latency)),
+            LatencySampleStride = measured.Count == 0 ? 1 : measured.Max(m => m.LatencySampleStride),
+            PrefetchEnabled = measured.Count > 0 && measured.All(m => m.PrefetchEnabled),
+            Error = errors.Count == 0 ? null : string.Join("; ", errors),
+            ProducerConfig = measured.Select(m => m.ProducerConfig).FirstOrDefault(c => c is not null),
+            ConsumerConfig = measured.Select(m => m.ConsumerConfig).FirstOrDefault(c => c is not null),
+            CountersPerMessage = Counters(measured),
+            Resources = Resources(measured),
+            OfferedRate = SumOrNull(measured, m => m.OfferedRate),
+            AchievedRate = SumOrNull(measured, m => m.AchievedRate),
+            ResponseTime = Histograms.Merge(measured.Select(m => m.ResponseTime)),
+            ServiceTime = Histograms.Merge(measured.Select(m => m.ServiceTime)),
+            SendDelay = Histograms.Merge(measured.Select(m => m.SendDelay)),
+            Intervals = Intervals(measured),
+            StartedAtUtc = measured.Select(m => m.StartedAtUtc).Where(s => s is not null).Min(),
+            WarmupRecords = measured.Sum(m => m.WarmupRecords),
+            Producers = outcomes.Sum(o => o.Measurement?.Producers ?? o.Producers),
+            Consumers = measured.Sum(m => m.Consumers),
+            ServiceTimeMissed = measured.Sum(m => m.ServiceTimeMissed),
+            Workers = [.. outcomes.Select(Part)],
+        };
+        return merged;
+    }
+
+    private static string? ErrorOf(WorkerOutcome o) =>
+        o.Error ?? (o.Measurement is { Succeeded: false } m ? m.Error ?? Verification(m) : null);
+
+    private static string Verification(RunMeasurement m) =>
+        $"verification failed: {m.Lost} lost, {m.Duplicates} duplicated, {m.Unexpected} unexpected, {m.PayloadMismatches} payload mismatches";
+
+    private static WorkerPart Part(WorkerOutcome o)
+    {
+        var m = o.Measurement;
+        return new WorkerPart
+        {
+            Worker = o.Worker,
+            Index = o.Index,
+            Host = o.Host,
+            ProcessId = o.ProcessId,
+            Version = o.Version,
+            Records = o.Records,
+            Producers = m?.Producers ?? o.Producers,
+            Sent = m?.Sent ?? 0,
+            Delivered = m?.Delivered ?? 0,
+            Received = m?.Received ?? 0,
+            Lost = m?.Lost ?? o.Records,
+            Duplicates = m?.Duplicates ?? 0,
+            ElapsedSeconds = m is { Succeeded: true } ? m.ElapsedSeconds : double.NaN,
+            AchievedRate = m?.AchievedRate,
+            Latency = (m?.ResponseTime ?? m?.Latency) is { TotalCount: > 0 } h ? LatencySummary.From(h, unitsPerMicrosecond: 1000) : null,
+            Error = ErrorOf(o),
+        };
+    }
+
+    /// <summary>Per-record counters weighted by each worker's records.</summary>
+    private static Dictionary<string, double>? Counters(List<RunMeasurement> measured)
+    {
+        var withCounters = measured.Where(m => m.CountersPerMessage is { Count: > 0 }).ToList();
+        if (withCounters.Count == 0) return null;
+        double records = withCounters.Sum(Records);
+        if (records <= 0) return null;
+        return withCounters.SelectMany(m => m.CountersPerMessage!.Select(c => (c.Key, Value: c.Value * Records(m))))
+            .GroupBy(c => c.Key, StringComparer.Ordinal)
+            .ToDictionary(g => g.Key, g => g.Sum(c => c.Value) / records, StringComparer.Ordinal);
+    }
+
+    private static double Records(RunMeasurement m) => Math.Max(m.Sent, m.Received);
+
+    /// <summary>The processes' resources added: CPU, collections and allocations of all of them.</summary>
+    private static RunResources? Resources(List<RunMeasurement> measured)
+    {
+        var all = measured.Select(m => m.Resources).OfType<RunResources>().ToList();
+        if (all.Count == 0) return null;
+        return all[0] with
+        {
+            CpuUserSeconds = all.Sum(r => r.CpuUserSeconds),
+            CpuSystemSeconds = all.Sum(r => r.CpuSystemSeconds),
+            Gen0Collections = all.Sum(r => r.Gen0Collections),
+            Gen1Collections = all.Sum(r => r.Gen1Collections),
+            Gen2Collections = all.Sum(r => r.Gen2Collections),
+            AllocatedBytes = all.Sum(r => r.AllocatedBytes),
+            RuntimeGcMillis = SumOrNull(all, r => r.RuntimeGcMillis),
+            RuntimeGcCount = SumOrNull(all, r => r.RuntimeGcCount),
+            RuntimeHeapUsedBytes = SumOrNull(all, r => r.RuntimeHeapUsedBytes),
+            // Of the broker and the topic: every worker read the same broker, and each its own topic.
+            BrokerCpuSeconds = all.Max(r => r.BrokerCpuSeconds), // null when no worker read it
+            TopicBytesOnDisk = SumOrNull(all, r => r.TopicBytesOnDisk),
+        };
+    }
+
+    /// <summary>The sum of the values that are there; null when none is (a figure no worker measured stays unmeasured).</summary>
+    private static T? SumOrNull<TItem, T>(IEnumerable<TItem> items, Func<TItem, T?> value) where T : struct, System.Numerics.INumber<T>
+    {
+        T? sum = null;
+        foreach (var item in items)
+        {
+            if (value(item) is { } v) sum = (sum ?? T.Zero) + v;
+        }
+        return sum;
+    }
+
+    /// <summary>The time series added interval by interval: the workers started together, so interval i is the same
+    /// second everywhere (within the start's precision).</summary>
+    private static List<IntervalRecord>? Intervals(List<RunMeasurement> measured)
+    {
+        var series = measured.Select(m => m.Intervals).OfType<IReadOnlyList<IntervalRecord>>().Where(s => s.Count > 0).ToList();
+        if (series.Count == 0) return null;
+        int length = series.Max(s => s.Count);
+        var merged = new List<IntervalRecord>(length);
+        for (int i = 0; i < length; i++)
+        {
+            var parts = series.Where(s => s.Count > i).Select(s => s[i]).ToList();
+            var encoded = new Dictionary<string, byte[]>(StringComparer.Ordinal);
+            merged.Add(new IntervalRecord
+            {
+                Index = i,
+                StartSeconds = parts.Min(p => p.StartSeconds),
+                LengthSeconds = parts.Max(p => p.LengthSeconds),
+                Warmup = parts.All(p => p.Warmup),
+                Sent = parts.Sum(p => p.Sent),
+                Acknowledged = parts.Sum(p => p.Acknowledged),
+                Consumed = parts.Sum(p => p.Consumed),
+                MegabytesPerSecond = parts.Sum(p => p.MegabytesPerSecond),
+                InFlight = parts.Sum(p => p.InFlight),
+                Lag = SumOrNull(parts, p => p.Lag),
+                ResponseTime = AddInterval(parts, IntervalRecord.ResponseMetric, encoded),
+                ServiceTime = AddInterval(parts, IntervalRecord.ServiceMetric, encoded),
+                SendDelay = AddInterval(parts, IntervalRecord.SendDelayMetric, encoded),
+                EncodedHistograms = encoded,
+            });
+        }
+        return merged;
+    }
+
+    private static IntervalLatency? AddInterval(List<IntervalRecord> parts, string metric, Dictionary<string, byte[]> encoded)
+    {
+        var histograms = parts.Select(p => p.EncodedHistograms?.GetValueOrDefault(metric)).OfType<byte[]>().Select(HistogramCodec.Decode);
+        if (Histograms.Merge(histograms) is not { } sum) return null;
+        encoded[metric] = HistogramCodec.Encode(sum);
+        return new IntervalLatency(sum.TotalCount, sum.GetValueAtPercentile(50) / 1_000.0, sum.GetValueAtPercentile(99) / 1_000.0,
+            sum.GetValueAtPercentile(99.9) / 1_000.0, sum.GetMaxValue() / 1_000.0);
+    }
+}
+
+/// <summary>HdrHistogram's compressed encoding, as arrays.</summary>
+public static class HistogramCodec
+{
+    /// <summary>Encodes a histogram in HdrHistogram's compressed form (what <c>.hlog</c> files hold, base64-encoded).</summary>
+    /// <param name="histogram">The histogram.</param>
+    /// <returns>The bytes.</returns>
+    public static byte[] Encode(HistogramBase histogram)
+    {
+        ArgumentNullException.ThrowIfNull(histogram);
+        var buffer = ByteBuffer.Allocate(histogram.GetNeededByteBufferCapacity());
+        int length = HistogramEncoding.EncodeIntoCompressedByteBuffer(histogram, buffer);
+        var bytes = new byte[length];
+        buffer.Position = 0;
+        for (int i = 0; i < length; i++) bytes[i] = buffer.Get();
+        return bytes;
+    }
+
+    /// <summary>Decodes what <see cref="Encode"/> wrote.</summary>
+    /// <param name="bytes">The bytes.</param>
+    /// <returns>The histogram.</returns>
+    public static HistogramBase Decode(byte[] bytes)
+    {
+        ArgumentNullException.ThrowIfNull(bytes);
+        return HistogramEncoding.DecodeFromCompressedByteBuffer(ByteBuffer.Allocate(bytes), 0);
+    }
+}

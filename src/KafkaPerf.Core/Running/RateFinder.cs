@@ -1,0 +1,141 @@
+using System.Globalization;
+using KafkaPerf.Clients;
+using KafkaPerf.Plans;
+using KafkaPerf.Reporting;
+using KafkaPerf.Running;
+using KafkaPerf.Scenarios;
+
+namespace KafkaPerf.Running;
+
+/// <summary>
+/// <c>find-rate</c>: runs <see cref="RateSearch"/> over a rate plan's clients and cells, each probe a run of the plan at
+/// one rate (its duration, warm-up, settings, producers and consumers), and gathers every probe's runs into one result
+/// with the searches' conclusions, for the usual exporters.
+/// </summary>
+public static class RateFinder
+{
+    /// <summary>Searches the highest sustainable rate of every client in every cell of <paramref name="template"/>.</summary>
+    /// <param name="template">A validated rate plan; its rates are replaced by the probed ones.</param>
+    /// <param name="options">Goals and bounds.</param>
+    /// <param name="runner">The runner, on the plan's broker.</param>
+    /// <param name="connection">Where clients connect (for the result's environment when no probe ran).</param>
+    /// <param name="log">One line per probe, or <see langword="null"/>.</param>
+    /// <param name="checkpoints">Receives the result after every probe; <see langword="null"/> for none.</param>
+    /// <param name="cancellationToken">Stops the search; what was probed is kept and the result marked cancelled.</param>
+    /// <returns>The result: every probe's runs, the cells per offered rate, and <see cref="BenchmarkResult.RateSearches"/>.</returns>
+    public static async Task<BenchmarkResult> RunAsync(BenchmarkPlan template, RateSearchOptions options, BenchmarkRunner runner,
+        ClientConnection connection, TextWriter? log, IResultSink? checkpoints = null, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(template);
+        ArgumentNullException.ThrowIfNull(options);
+        ArgumentNullException.ThrowIfNull(runner);
+        var started = DateTimeOffset.UtcNow;
+        var duration = template.Duration ?? TimeSpan.FromSeconds(10);
+        var targets = new List<RateSearchTarget>();
+        foreach (var scenario in template.Scenarios)
+            foreach (var variant in template.SettingsVariants)
+                foreach (var size in template.PayloadSizes)
+                    foreach (var client in template.Clients)
+                        targets.Add(new RateSearchTarget(client, scenario, size, variant.Describe()));
+
+        var runs = new List<RunRecord>();
+        var clients = new Dictionary<string, ClientInfo>(StringComparer.OrdinalIgnoreCase);
+        var warnings = new List<string>();
+        EnvironmentInfo? environment = null;
+        string? clusterWarmup = null;
+        int probeNumber = 0;
+        bool cutShort = false;
+        string? abortReason = null;
+        // Ends the search when the broker went away: no later probe could hold.
+        using var abort = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+
+        async Task<IReadOnlyList<RunRecord>> Probe(RateSearchTarget target, double rate, CancellationToken token)
+        {
+            probeNumber++;
+            var plan = template with
+            {
+                Clients = [target.Client],
+                References = [],
+                Scenarios = [target.Scenario],
+                PayloadSizes = [target.PayloadBytes],
+                SettingsVariants = [template.SettingsVariants.First(v => v.Describe() == target.Variant)],
+                Rates = [rate],
+                MessageCounts = [BenchmarkPlan.MeasuredRecords(rate, duration)],
+                Duration = duration,
+                // The cluster is warmed up once, before the first probe.
+                ClusterWarmup = probeNumber == 1 ? template.ClusterWarmup : TimeSpan.Zero,
+                // Each probe's topics are its own, even with --keep-topics.
+                TopicPrefix = string.Create(CultureInfo.InvariantCulture, $"{template.TopicPrefix}-probe{probeNumber}"),
+            };
+            var result = await runner.RunAsync(plan, NullProgress.Instance, token).ConfigureAwait(false);
+            environment ??= result.Environment;
+            clusterWarmup ??= result.ClusterWarmup;
+            foreach (var info in result.Clients) clients.TryAdd(info.Name, info);
+            foreach (var warning in result.Warnings.Where(w => !warnings.Contains(w)).ToList())
+            {
+                warnings.Add(warning);
+                log?.WriteLine($"warning: {warning}");
+            }
+            var measured = result.Runs.Select(r => r with { Sequence = runs.Count + r.Sequence }).ToList();
+            runs.AddRange(measured);
+            if (result.AbortReason is { } reason) abortReason = reason;
+            checkpoints?.OnRunCompleted(Result(inProgress: abortReason is null && !result.Cancelled));
+            if (abortReason is not null)
+            {
+                cutShort = true;
+                await abort.CancelAsync().ConfigureAwait(false);
+                abort.Token.ThrowIfCancellationRequested();
+            }
+            if (result.Cancelled)
+            {
+                cutShort = true;
+                token.ThrowIfCancellationRequested();
+            }
+            return measured;
+        }
+
+        void OnProbe(RateSearchTarget target, RateProbe probe)
+        {
+            if (log is null) return;
+            string latency = probe.ResponseTime is { } r ? string.Create(CultureInfo.InvariantCulture, $"response p99 {r.P99Micros / 1000:0.###} ms") : "no response time";
+            log.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"[probe {probeNumber,3}] {target.Scenario.ToString().ToLowerInvariant(),-9} {target.PayloadBytes,7} B  {target.Client,-12} {probe.OfferedRate,12:N0} msg/s  {(probe.Held ? "held" : "failed")}: {latency}{(probe.Held ? string.Empty : $" ({probe.Reason})")}"));
+        }
+
+        log?.WriteLine($"kafkaperf: searching the highest rate that holds {string.Join(", ", options.Goals)} for {targets.Count} client(s) and cell(s), {duration.TotalSeconds:0.###} s per probe after a {template.LoadWarmup.TotalSeconds:0.###} s warm-up");
+        if (template.ClusterWarmup > TimeSpan.Zero)
+            log?.WriteLine(template.ClusterWarmupNotice("before the first probe"));
+        IReadOnlyList<RateSearchResult>? searches = null;
+        bool cancelled = false;
+        (searches, cancelled) = await RateSearch.RunAsync(targets, options, Probe, OnProbe, abort.Token).ConfigureAwait(false);
+        return Result(inProgress: false);
+
+        BenchmarkResult Result(bool inProgress)
+        {
+            var rates = runs.Select(r => r.OfferedRate).OfType<double>().Distinct().Order().ToList();
+            var plan = template with
+            {
+                Rates = rates.Count > 0 ? rates : template.Rates,
+                MessageCounts = [.. (rates.Count > 0 ? rates : template.Rates).Select(r => BenchmarkPlan.MeasuredRecords(r, duration)).Distinct()],
+            };
+            var cells = ResultSummarizer.Cells(plan, runs);
+            return new BenchmarkResult
+            {
+                StartedAtUtc = started,
+                FinishedAtUtc = DateTimeOffset.UtcNow,
+                Environment = environment ?? EnvironmentInfo.Capture(connection),
+                Plan = plan,
+                Clients = [.. plan.Clients.Where(clients.ContainsKey).Select(c => clients[c])],
+                Runs = [.. runs],
+                Cells = cells,
+                Comparisons = ResultSummarizer.Comparisons(plan, cells),
+                Warnings = [.. warnings],
+                Cancelled = abortReason is null && (cancelled || cutShort),
+                AbortReason = abortReason,
+                InProgress = inProgress,
+                RateSearches = searches,
+                ClusterWarmup = clusterWarmup,
+            };
+        }
+    }
+}

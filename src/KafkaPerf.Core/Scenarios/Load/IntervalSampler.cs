@@ -1,0 +1,177 @@
+using System.Diagnostics;
+using HdrHistogram;
+using HdrHistogram.Utilities;
+using KafkaPerf.Measurement;
+
+namespace KafkaPerf.Scenarios.Load;
+
+/// <summary>
+/// The time series of a run: on a thread of its own, once per interval, it reads the counters of every producer and
+/// consumer and takes the interval histograms of the run's recorders (response time, service time, send delay), keeps
+/// each interval's percentiles and compressed histograms, and adds the histograms to the run's totals - so the totals
+/// are exactly the sum of the intervals.
+/// </summary>
+/// <remarks>Nothing here runs on a sending or receiving thread. What it allocates - an interval's record, its compressed
+/// histograms (a few hundred bytes each, kept) and HdrHistogram's encoder's work buffers (about 1 MB per histogram,
+/// garbage at once) - is counted in <see cref="AllocatedBytes"/>, so that a run can leave it out of the client's
+/// allocations.</remarks>
+internal sealed class IntervalSampler : IDisposable
+{
+    private readonly LoadState _state;
+    private readonly long _intervalTicks;
+    private readonly int _payloadBytes;
+    private readonly bool _roundtrip;
+    private readonly List<IntervalRecord> _intervals = [];
+    private readonly ManualResetEventSlim _stop = new();
+    private readonly LongHistogram _scratch = Histograms.Create();
+    private readonly ByteBuffer _encodeBuffer;
+    private long _allocated;
+    private long _allocatedAtWarmupEnd;
+    private Action? _atWarmupEnd;
+    private readonly TickConverter _ticks;
+    private Thread? _thread;
+    private long _origin;
+    private long _firstBoundary;
+    private long _last;
+    private long _sent;
+    private long _acknowledged;
+    private long _consumed;
+
+    public IntervalSampler(LoadState state, TimeSpan interval, int payloadBytes, bool roundtrip)
+    {
+        _state = state;
+        _ticks = new TickConverter(state.Clock.Frequency);
+        _intervalTicks = Math.Max(1, (long)(interval.TotalSeconds * state.Clock.Frequency));
+        _payloadBytes = payloadBytes;
+        _roundtrip = roundtrip;
+        _encodeBuffer = ByteBuffer.Allocate(_scratch.GetNeededByteBufferCapacity());
+    }
+
+    /// <summary>Every timed record's response time, over the whole run.</summary>
+    public LongHistogram ResponseTotal { get; } = Histograms.Create();
+
+    /// <summary>Every timed record's service time.</summary>
+    public LongHistogram ServiceTotal { get; } = Histograms.Create();
+
+    /// <summary>Every timed record's send delay.</summary>
+    public LongHistogram SendDelayTotal { get; } = Histograms.Create();
+
+    /// <summary>Bytes the sampler allocated: the harness's, not the client's.</summary>
+    public long AllocatedBytes => Volatile.Read(ref _allocated);
+
+    /// <summary>Bytes the sampler allocated after the warm-up's end was announced (all of them when it was not).</summary>
+    public long AllocatedBytesSinceWarmupEnd => Volatile.Read(ref _allocated) - Volatile.Read(ref _allocatedAtWarmupEnd);
+
+    /// <summary>The intervals so far (all of them once <see cref="Stop"/> returned).</summary>
+    public IReadOnlyList<IntervalRecord> Intervals => _intervals;
+
+    /// <summary>Starts the series at <paramref name="origin"/>, the clock time the first record is due. A warm-up ending at
+    /// <paramref name="warmupEnd"/> is one interval of its own, so that the measured intervals start when it ends; at its
+    /// end <paramref name="atWarmupEnd"/>, when given, is called on the sampler's thread (e.g. to read the resources the
+    /// measured part starts from). It is not called when the series stops before the warm-up's end.</summary>
+    public void Start(long origin, long warmupEnd, Action? atWarmupEnd = null)
+    {
+        _origin = _last = origin;
+        _atWarmupEnd = warmupEnd > origin ? atWarmupEnd : null;
+        _firstBoundary = warmupEnd > origin ? warmupEnd : origin + _intervalTicks;
+        _thread = new Thread(Loop) { IsBackground = true, Name = "kafkaperf-intervals" };
+        _thread.Start();
+    }
+
+    /// <summary>Ends the series with a last, possibly shorter, interval.</summary>
+    public void Stop()
+    {
+        if (_thread is null) return;
+        _stop.Set();
+        _thread.Join();
+        _thread = null;
+        long now = _state.Clock.GetTimestamp();
+        if (now > _last) Take(now);
+    }
+
+    public void Dispose()
+    {
+        Stop();
+        _stop.Dispose();
+    }
+
+    private void Loop()
+    {
+        for (long k = 0; ; k++)
+        {
+            long boundary = _firstBoundary + (k * _intervalTicks);
+            long wait = boundary - _state.Clock.GetTimestamp();
+            if (wait > 0 && _stop.Wait(TimeSpan.FromSeconds(_ticks.ToSeconds(wait)))) return;
+            if (_stop.IsSet) return;
+            if (k == 0 && _atWarmupEnd is { } announce)
+            {
+                // First, before the interval's histograms are encoded (milliseconds), so that the reading is at the boundary.
+                Volatile.Write(ref _allocatedAtWarmupEnd, Volatile.Read(ref _allocated));
+                announce();
+            }
+            Take(Math.Max(boundary, _last + 1));
+        }
+    }
+
+    private void Take(long end)
+    {
+        long allocatedBefore = GC.GetAllocatedBytesForCurrentThread();
+        TakeInterval(end);
+        Interlocked.Add(ref _allocated, GC.GetAllocatedBytesForCurrentThread() - allocatedBefore);
+    }
+
+    private void TakeInterval(long end)
+    {
+        long sent = Sum(_state.SentCounters), acknowledged = Sum(_state.AcknowledgedCounters), consumed = Sum(_state.ConsumedCounters);
+        double length = _ticks.ToSeconds(end - _last);
+        var encoded = new Dictionary<string, byte[]>(StringComparer.Ordinal);
+        var record = new IntervalRecord
+        {
+            Index = _intervals.Count,
+            StartSeconds = _ticks.ToSeconds(_last - _origin),
+            LengthSeconds = length,
+            Warmup = _last < _state.WarmupEnd,
+            Sent = sent - _sent,
+            Acknowledged = acknowledged - _acknowledged,
+            Consumed = consumed - _consumed,
+            MegabytesPerSecond = length > 0 ? (_roundtrip ? consumed - _consumed : acknowledged - _acknowledged) * (double)_payloadBytes / 1e6 / length : 0,
+            InFlight = sent - acknowledged,
+            Lag = _roundtrip ? sent - consumed : null,
+            ResponseTime = _state.Schedule.IsRate ? Take(_state.Response, ResponseTotal, IntervalRecord.ResponseMetric, encoded) : null,
+            ServiceTime = Take(_state.Service, ServiceTotal, IntervalRecord.ServiceMetric, encoded),
+            SendDelay = _state.Schedule.IsRate ? Take(_state.SendDelay, SendDelayTotal, IntervalRecord.SendDelayMetric, encoded) : null,
+            EncodedHistograms = encoded,
+        };
+        _intervals.Add(record);
+        (_last, _sent, _acknowledged, _consumed) = (end, sent, acknowledged, consumed);
+    }
+
+    private IntervalLatency? Take(Recorder recorder, LongHistogram total, string metric, Dictionary<string, byte[]> encoded)
+    {
+        recorder.GetIntervalHistogramInto(_scratch);
+        if (_scratch.TotalCount == 0) return null;
+        total.Add(_scratch);
+        _encodeBuffer.Position = 0;
+        int length = HistogramEncoding.EncodeIntoCompressedByteBuffer(_scratch, _encodeBuffer);
+        var bytes = new byte[length];
+        _encodeBuffer.Position = 0;
+        for (int i = 0; i < length; i++) bytes[i] = _encodeBuffer.Get();
+        encoded[metric] = bytes;
+        return new IntervalLatency(
+            _scratch.TotalCount,
+            _scratch.GetValueAtPercentile(50) / 1_000.0,
+            _scratch.GetValueAtPercentile(99) / 1_000.0,
+            _scratch.GetValueAtPercentile(99.9) / 1_000.0,
+            _scratch.GetMaxValue() / 1_000.0);
+    }
+
+    private static long Sum(List<LoadCounter> counters)
+    {
+        long sum = 0;
+        lock (counters)
+        {
+            foreach (var counter in counters) sum += counter.Value;
+        }
+        return sum;
+    }
+}

@@ -1,0 +1,485 @@
+using System.Diagnostics;
+using KafkaPerf.Clients;
+using KafkaPerf.Measurement;
+using KafkaPerf.Scenarios;
+
+namespace KafkaPerf.Scenarios.Load;
+
+/// <summary>
+/// Produce, roundtrip (and consume) with several producers and consumers, at a rate or as a burst, with a time series.
+/// </summary>
+/// <remarks>
+/// <para>N producer instances, each created, used and disposed on a thread of its own, share the records: producer p
+/// sends records p, p + N, p + 2N, … (keys are record numbers, unique across producers). With a rate they follow one
+/// uniform schedule (<see cref="SendSchedule"/>); as a burst each sends as fast as its client takes records. Everything
+/// starts together once every producer (and every consumer's assignment) is ready; no client or process starts inside the
+/// timed section.</para>
+/// <para>M consumers join one group on a topic with at least M partitions. Every key is checked exactly once across
+/// them.</para>
+/// <para>Latency: response time from when each timed record was due, service time from when it was actually sent,
+/// and the send delay between the two - for produce at the acknowledgement, for roundtrip at the arrival. A burst has
+/// no due time: its latency is the service time.</para>
+/// </remarks>
+public sealed class LoadScenario
+{
+    private const int CancellationCheckMask = (1 << 10) - 1;
+    // The schedule starts a little after every producer is ready, so that none is late for record 0.
+    private static readonly TimeSpan StartLead = TimeSpan.FromMilliseconds(5);
+    private static readonly TimeSpan ProducerRelease = TimeSpan.FromMinutes(1);
+
+    private LoadScenario(ScenarioKind kind) => Kind = kind;
+
+    /// <summary>The scenario this runs.</summary>
+    public ScenarioKind Kind { get; }
+
+    /// <summary>Whether a run takes this scenario rather than the single-producer burst of <see cref="Scenario"/>: a rate,
+    /// several producers or several consumers.</summary>
+    /// <param name="context">The run.</param>
+    /// <returns><see langword="true"/> for a load run.</returns>
+    public static bool Applies(ScenarioContext context)
+    {
+        ArgumentNullException.ThrowIfNull(context);
+        return context.Load is not null || context.Producers > 1 || context.Consumers > 1;
+    }
+
+    /// <summary>The load scenario of a kind.</summary>
+    /// <param name="kind">Produce, consume or roundtrip.</param>
+    /// <returns>The scenario.</returns>
+    public static LoadScenario For(ScenarioKind kind) => new(kind);
+
+    /// <summary>Runs once, blocking the calling thread until done, failed or cancelled.</summary>
+    /// <param name="context">Client, topic, payload, load and settings.</param>
+    /// <param name="cancellationToken">Cancels the run.</param>
+    /// <returns>What was measured.</returns>
+    /// <exception cref="OperationCanceledException">The token was cancelled.</exception>
+    public RunMeasurement Run(ScenarioContext context, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(context);
+        if (context.Load is not null && Kind == ScenarioKind.Consume)
+            throw new ArgumentException("A consume reads a filled topic as fast as it can: a rate applies to produce and roundtrip.", nameof(context));
+        var schedule = new SendSchedule(context.Load, context.Clock.Frequency, context.MessageCount);
+        var state = new LoadState(schedule, context.Clock);
+        using var run = new LoadRun(this, context, state, cancellationToken);
+        return run.Execute();
+    }
+
+    /// <summary>The state of one run; disposing it stops every thread and client it started.</summary>
+    private sealed class LoadRun : IDisposable
+    {
+        private readonly LoadScenario _scenario;
+        private readonly ScenarioContext _context;
+        private readonly LoadState _state;
+        private readonly SendSchedule _schedule;
+        private readonly CancellationTokenSource _stop;
+        private readonly ManualResetEventSlim _start = new();
+        private readonly ManualResetEventSlim _release = new();
+        private readonly ManualResetEventSlim _complete = new();
+        private readonly List<ProducerWorker> _producers = [];
+        private readonly List<(IBenchConsumer Consumer, LoadRecordSink Sink)> _consumers = [];
+        private readonly IntervalSampler _sampler;
+        private ConcurrentKeyVerifier? _verifier;
+        private long _completedAt;
+
+        public LoadRun(LoadScenario scenario, ScenarioContext context, LoadState state, CancellationToken cancellationToken)
+        {
+            _scenario = scenario;
+            _context = context;
+            _state = state;
+            _schedule = state.Schedule;
+            _stop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+            _sampler = new IntervalSampler(state, context.Load?.Interval ?? context.Interval, context.Payload.Length, scenario.Kind != ScenarioKind.Produce);
+        }
+
+        private ScenarioKind Kind => _scenario.Kind;
+
+        private CancellationToken Token => _stop.Token;
+
+        public RunMeasurement Execute()
+        {
+            long total = _schedule.TotalRecords;
+            string? error = Kind == ScenarioKind.Consume ? Fill() : null;
+            if (error is not null) return new RunMeasurement { Sent = total, Lost = total, Error = error, Producers = _context.Producers, Consumers = _context.Consumers };
+
+            if (Kind != ScenarioKind.Produce)
+            {
+                _verifier = new ConcurrentKeyVerifier(total);
+                error = StartConsumers();
+            }
+            if (error is null && Kind != ScenarioKind.Consume) error = StartProducers();
+            if (error is not null) return Failed(error);
+
+            var counters = ClientCounters.Start(_context);
+            long now = _state.Clock.GetTimestamp();
+            long origin = now + (long)(StartLead.TotalSeconds * _state.Clock.Frequency);
+            _schedule.Start = origin;
+            _state.WarmupEnd = _schedule.IsRate ? _schedule.DueAt(_schedule.WarmupRecords) : origin;
+            var startedAtUtc = DateTimeOffset.UtcNow + TimeSpan.FromSeconds(_state.Ticks.ToSeconds(origin - now));
+            // A warm-up at the rate is part of the run but of no figure: the resources and the client's counters of the
+            // measured part are read again when it ends, on the sampler's thread (a few reads, none on a sending thread).
+            // Only at a rate: a consume run's series starts before its origin, and its figures include the group join.
+            ClientCounters? measuredCounters = null;
+            _sampler.Start(Kind == ScenarioKind.Consume ? now : origin, _state.WarmupEnd,
+                _schedule.IsRate ? () => Volatile.Write(ref measuredCounters, ReadCountersOrNull()) : null);
+            _start.Set();
+
+            error = Kind switch
+            {
+                ScenarioKind.Produce => AwaitProducers(),
+                ScenarioKind.Roundtrip => AwaitProducers() ?? AwaitArrivals(),
+                _ => AwaitArrivals(),
+            };
+            _sampler.Stop();
+            var measured = Volatile.Read(ref measuredCounters);
+            var (perMessage, resources) = measured is not null
+                ? measured.Stop(_schedule.MeasuredRecords, _sampler.AllocatedBytesSinceWarmupEnd, recordsOnTopic: total)
+                : counters.Stop(_schedule.MeasuredRecords, _sampler.AllocatedBytes, recordsOnTopic: total);
+            return Measure(error, startedAtUtc, perMessage, resources);
+        }
+
+        /// <summary>Fills the topic before a consume (untimed, one producer, as the burst consume does).</summary>
+        private string? Fill()
+        {
+            var prefill = new DeliveryCounter(_context.Clock, _schedule.TotalRecords, trackLatency: false);
+            using var watch = new StallWatch(_context.StallTimeout, Token);
+            try
+            {
+                watch.Watch("creating the producer that fills the topic", static () => 0);
+                using var producer = _context.Client.CreateProducer(_context.ProducerSpec(watch.Token), prefill);
+                if (ProduceScenario.SendAndFlush(producer, _schedule.TotalRecords, _context.Payload, prefill, watch, Token) is { } stall)
+                    return watch.Describe($"filling the topic before consuming, {stall}");
+            }
+            catch (Exception ex) when (ProduceScenario.Interrupted(ex, watch, Token))
+            {
+                ProduceScenario.ThrowIfCancelled(ex, Token);
+                return watch.Describe("filling the topic before consuming, no record sent");
+            }
+            return prefill.DescribeShortfall(_schedule.TotalRecords, "filling the topic before consuming");
+        }
+
+        private string? StartConsumers()
+        {
+            for (int i = 0; i < _context.Consumers; i++)
+            {
+                var sink = new LoadRecordSink(_state, _verifier!, recordLatency: Kind == ScenarioKind.Roundtrip, Complete);
+                var consumer = _context.Client.CreateConsumer(_context.ConsumerSpec(Token));
+                _consumers.Add((consumer, sink));
+                consumer.StartPolling(sink);
+            }
+            if (Kind == ScenarioKind.Consume) return null;
+            // Roundtrip: every consumer has its partitions before the first record is sent (a group with more consumers
+            // than partitions would leave some without: the runner gives the topic at least as many partitions).
+            bool assigned = ProgressWait.Until(() => _consumers.All(c => c.Sink.AssignedAt != 0 || c.Sink.Error is not null),
+                () => _consumers.Count(c => c.Sink.AssignedAt != 0), _context.StallTimeout, Token);
+            return _consumers.Select(c => c.Sink.Error).FirstOrDefault(e => e is not null) is { } consumerError ? $"consumer error before the first send: {consumerError}"
+                : assigned ? null
+                : $"{_consumers.Count(c => c.Sink.AssignedAt != 0)} of {_consumers.Count} consumers had partitions assigned after {_context.StallTimeout.TotalSeconds:0.#} s";
+        }
+
+        private string? StartProducers()
+        {
+            bool recordLatency = Kind == ScenarioKind.Produce && _context.Client.Capabilities.HasFlag(ClientCapabilities.DeliveryLatency);
+            int count = _context.Producers;
+            for (int p = 0; p < count; p++)
+            {
+                long records = p < _schedule.TotalRecords ? ((_schedule.TotalRecords - p - 1) / count) + 1 : 0;
+                var worker = new ProducerWorker(this, p, new LoadDeliverySink(_state, recordLatency, records), records);
+                _producers.Add(worker);
+                worker.Start();
+            }
+            // Creating a client's producer fetches metadata and connects: bounded by the stall timeout, with progress
+            // meaning one more producer ready.
+            bool ready = ProgressWait.Until(() => _producers.All(w => w.Ready.IsSet), () => _producers.Count(w => w.Ready.IsSet), _context.StallTimeout, Token);
+            if (_producers.FirstOrDefault(w => w.Error is not null) is { } failed)
+                return $"producer {failed.Index + 1} of {count} could not start: {TypeName(failed.Error!)}: {failed.Error!.Message}";
+            return ready ? null : $"{_producers.Count(w => w.Ready.IsSet)} of {count} producers were ready after {_context.StallTimeout.TotalSeconds:0.#} s";
+        }
+
+        /// <summary>Waits until every producer has sent and flushed; progress is any record sent or acknowledged.</summary>
+        private string? AwaitProducers()
+        {
+            bool done = ProgressWait.Until(() => _producers.All(w => w.Done.IsSet),
+                () => _producers.Sum(w => w.Sent.Value + w.Sink.Acknowledged), _context.StallTimeout, Token);
+            if (_producers.FirstOrDefault(w => w.Error is not null) is { } failed)
+            {
+                if (failed.Error is OperationCanceledException && !Token.IsCancellationRequested) return "a producer was cancelled";
+                Token.ThrowIfCancellationRequested();
+                return $"producer {failed.Index + 1} of {_producers.Count} failed: {TypeName(failed.Error!)}: {failed.Error!.Message}";
+            }
+            if (!done)
+            {
+                long sent = _producers.Sum(w => w.Sent.Value), acknowledged = _producers.Sum(w => w.Sink.Acknowledged);
+                return $"stalled: {sent} of {_schedule.TotalRecords} records sent, {acknowledged} acknowledged, nothing new for {_context.StallTimeout.TotalSeconds:0.#} s";
+            }
+            long failedRecords = _producers.Sum(w => w.Sink.Failed);
+            long delivered = _producers.Sum(w => w.Sink.Acknowledged);
+            return delivered >= _schedule.TotalRecords ? null
+                : failedRecords > 0 ? $"{delivered} of {_schedule.TotalRecords} records acknowledged, {failedRecords} failed (first error: {_producers.Select(w => w.Sink.FirstError).First(e => e is not null)})."
+                : $"{delivered} of {_schedule.TotalRecords} records acknowledged after the flush.";
+        }
+
+        /// <summary>Waits until every key has arrived; progress is any record consumed.</summary>
+        private string? AwaitArrivals()
+        {
+            bool done = ProgressWait.Until(_complete, () => _consumers.Sum(c => c.Sink.Consumed), _context.StallTimeout, Token);
+            if (_consumers.Select(c => c.Sink.Error).FirstOrDefault(e => e is not null) is { } consumerError)
+                return $"consumer error after {_verifier!.Distinct} of {_schedule.TotalRecords} records: {consumerError}";
+            if (done) return null;
+            return _consumers.All(c => c.Sink.AssignedAt == 0)
+                ? $"no partition was assigned within {_context.StallTimeout.TotalSeconds:0.#} s"
+                : $"stalled: {_verifier!.Distinct} of {_schedule.TotalRecords} records arrived ({_consumers.Sum(c => c.Sink.Consumed)} with duplicates), nothing new for {_context.StallTimeout.TotalSeconds:0.#} s";
+        }
+
+        private void Complete(long at)
+        {
+            Interlocked.CompareExchange(ref _completedAt, at, 0);
+            _complete.Set();
+        }
+
+        /// <summary>The counters at the warm-up's end; <see langword="null"/> when a reading failed (a client being torn
+        /// down): the run's figures then come from its start, warm-up included.</summary>
+        private ClientCounters? ReadCountersOrNull()
+        {
+            try
+            {
+                return ClientCounters.Start(_context);
+            }
+            catch (Exception ex) when (ex is not OutOfMemoryException)
+            {
+                return null;
+            }
+        }
+
+        private RunMeasurement Measure(string? error, DateTimeOffset startedAtUtc, IReadOnlyDictionary<string, double>? perMessage, RunResources resources)
+        {
+            long total = _schedule.TotalRecords;
+            long measured = _schedule.MeasuredRecords;
+            var ticks = _state.Ticks;
+            // The measured section: from the first measured record's due time (a burst: the start) to the last
+            // acknowledgement (produce) or arrival (roundtrip, consume: from the first assignment).
+            long end = Kind == ScenarioKind.Produce ? _producers.Max(w => w.Sink.CompletedAt) : Volatile.Read(ref _completedAt);
+            long begin = Kind == ScenarioKind.Consume ? _consumers.Where(c => c.Sink.AssignedAt != 0).Select(c => c.Sink.AssignedAt).DefaultIfEmpty(0).Min() : _state.WarmupEnd;
+            double elapsed = error is null && end > begin ? ticks.ToSeconds(end - begin) : double.NaN;
+            double? achieved = null;
+            if (_schedule.Load is { } load && _producers.Count > 0)
+            {
+                // Records really sent in the measured part, over the time from the first one's due time to the last send
+                // (plus one schedule step, so a sender exactly on time achieves exactly the offered rate).
+                long lastSend = _producers.Max(w => w.LastSendAt);
+                double window = ticks.ToSeconds(lastSend - _state.WarmupEnd) + (1 / load.RecordsPerSecond);
+                achieved = window > 0 ? measured / window : null;
+            }
+            long delivered = _producers.Sum(w => w.Sink.Acknowledged);
+            var verifier = _verifier;
+            return new RunMeasurement
+            {
+                ElapsedSeconds = elapsed,
+                Sent = Kind == ScenarioKind.Consume ? total : _producers.Sum(w => w.Sent.Value),
+                Delivered = Kind == ScenarioKind.Consume ? total : delivered,
+                Received = _consumers.Sum(c => c.Sink.Consumed),
+                Lost = verifier?.Lost ?? Math.Max(0, total - delivered),
+                Duplicates = verifier?.Duplicates ?? 0,
+                Unexpected = verifier?.Unexpected ?? 0,
+                Error = error,
+                OfferedRate = _schedule.Load?.RecordsPerSecond,
+                AchievedRate = achieved,
+                ResponseTime = _schedule.IsRate && _sampler.ResponseTotal.TotalCount > 0 ? _sampler.ResponseTotal : null,
+                ServiceTime = _sampler.ServiceTotal.TotalCount > 0 ? _sampler.ServiceTotal : null,
+                SendDelay = _schedule.IsRate && _sampler.SendDelayTotal.TotalCount > 0 ? _sampler.SendDelayTotal : null,
+                Latency = _schedule.IsRate ? (_sampler.ResponseTotal.TotalCount > 0 ? _sampler.ResponseTotal : null) : (_sampler.ServiceTotal.TotalCount > 0 ? _sampler.ServiceTotal : null),
+                LatencySampleStride = _schedule.SampleStride,
+                Intervals = _sampler.Intervals,
+                StartedAtUtc = startedAtUtc,
+                WarmupRecords = _schedule.WarmupRecords,
+                Producers = _context.Producers,
+                Consumers = _context.Consumers,
+                ServiceTimeMissed = _state.Ring.Missed,
+                PrefetchEnabled = _consumers.Count > 0 && _consumers[0].Consumer.PrefetchEnabled,
+                ProducerConfig = _producers.FirstOrDefault()?.Config,
+                ConsumerConfig = _consumers.Count > 0 ? _consumers[0].Consumer.EffectiveConfig : null,
+                CountersPerMessage = perMessage,
+                Resources = resources,
+            };
+        }
+
+        private RunMeasurement Failed(string error) => new()
+        {
+            ElapsedSeconds = double.NaN,
+            Sent = _producers.Sum(w => w.Sent.Value),
+            Delivered = _producers.Sum(w => w.Sink.Acknowledged),
+            Received = _consumers.Sum(c => c.Sink.Consumed),
+            Error = error,
+            Producers = _context.Producers,
+            Consumers = _context.Consumers,
+        };
+
+        public void Dispose()
+        {
+            // Every producer thread ends: not started yet, sending, flushing or waiting to dispose its producer.
+            _stop.Cancel();
+            _start.Set();
+            _release.Set();
+            foreach (var worker in _producers)
+            {
+                if (!worker.Join(ProducerRelease))
+                    Trace.TraceWarning($"kafkaperf: producer {worker.Index + 1} did not end within {ProducerRelease.TotalSeconds:0} s.");
+            }
+            foreach (var (consumer, _) in _consumers)
+            {
+                consumer.StopPolling();
+                consumer.Dispose();
+            }
+            _sampler.Dispose();
+            _stop.Dispose();
+            _start.Dispose();
+            _release.Dispose();
+            _complete.Dispose();
+        }
+
+        private static string TypeName(Exception ex)
+        {
+            var name = ex.GetType().Name;
+            int tick = name.IndexOf('`', StringComparison.Ordinal);
+            return tick < 0 ? name : name[..tick];
+        }
+
+        /// <summary>One producer on a thread of its own: it creates the client's producer, waits for the start, sends its
+        /// share of the records on the schedule, flushes, and disposes the producer when the run is over (a Java producer
+        /// must be used and disposed on the thread that created it).</summary>
+        private sealed class ProducerWorker(LoadRun run, int index, LoadDeliverySink sink, long records)
+        {
+            private Thread? _thread;
+
+            public int Index => index;
+
+            public LoadDeliverySink Sink => sink;
+
+            public LoadCounter Sent { get; } = LoadState.Add(run._state.SentCounters);
+
+            public ManualResetEventSlim Ready { get; } = new();
+
+            public ManualResetEventSlim Done { get; } = new();
+
+            public Exception? Error { get; private set; }
+
+            public IReadOnlyDictionary<string, string>? Config { get; private set; }
+
+            /// <summary>When the last record was handed to the client.</summary>
+            public long LastSendAt { get; private set; }
+
+            public void Start()
+            {
+                _thread = new Thread(Work) { IsBackground = true, Name = $"kafkaperf-producer-{index + 1}" };
+                _thread.Start();
+            }
+
+            public bool Join(TimeSpan timeout) => _thread is null || _thread.Join(timeout);
+
+            private void Work()
+            {
+                IBenchProducer? producer = null;
+                try
+                {
+                    PreciseWait.PrepareThread();
+                    producer = run._context.Client.CreateProducer(run._context.ProducerSpec(run.Token), sink);
+                    Config = producer.EffectiveConfig;
+                    Ready.Set();
+                    run._start.Wait(run.Token);
+                    run.Token.ThrowIfCancellationRequested();
+                    if (records > 0)
+                    {
+                        if (run._schedule.IsRate) SendOnSchedule(producer);
+                        else SendBurst(producer);
+                    }
+                    LastSendAt = run._state.Clock.GetTimestamp();
+                    producer.Flush(run.Token);
+                }
+                catch (Exception ex)
+                {
+                    Error = ex;
+                    // A producer that fails stops the others: the run's result is decided.
+                    if (ex is not OperationCanceledException) run._stop.Cancel();
+                }
+                finally
+                {
+                    Ready.Set();
+                    Done.Set();
+                    if (producer is not null)
+                    {
+                        try
+                        {
+                            run._release.Wait();
+                        }
+                        finally
+                        {
+                            producer.Dispose();
+                        }
+                    }
+                }
+            }
+
+            private void SendOnSchedule(IBenchProducer producer)
+            {
+                var schedule = run._schedule;
+                var state = run._state;
+                var clock = state.Clock;
+                var ring = state.Ring;
+                var payload = run._context.Payload;
+                var token = run.Token;
+                bool stopwatch = clock is StopwatchClock;
+                int step = run._producers.Count;
+                long total = schedule.TotalRecords;
+                long sent = 0;
+                for (long record = index; record < total; record += step)
+                {
+                    long due = schedule.DueAt(record);
+                    long now = clock.GetTimestamp();
+                    if (now < due)
+                    {
+                        // Nothing may wait in the adapter while the schedule waits.
+                        producer.SendBuffered();
+                        if (stopwatch) PreciseWait.Until(due, token);
+                        else WaitOn(clock, due, token);
+                        now = clock.GetTimestamp();
+                    }
+                    if (schedule.IsTimed(record))
+                    {
+                        ring.Set(record, now);
+                        state.SendDelay.RecordClamped(state.Ticks.ToNanoseconds(now - due));
+                    }
+                    producer.Send(record, payload);
+                    Sent.IncrementSingleWriter();
+                    if ((++sent & CancellationCheckMask) == 0) token.ThrowIfCancellationRequested();
+                }
+            }
+
+            private void SendBurst(IBenchProducer producer)
+            {
+                var schedule = run._schedule;
+                var clock = run._state.Clock;
+                var ring = run._state.Ring;
+                var payload = run._context.Payload;
+                var token = run.Token;
+                int step = run._producers.Count;
+                long total = schedule.TotalRecords;
+                long sent = 0;
+                for (long record = index; record < total; record += step)
+                {
+                    if (schedule.IsTimed(record)) ring.Set(record, clock.GetTimestamp());
+                    producer.Send(record, payload);
+                    Sent.IncrementSingleWriter();
+                    if ((++sent & CancellationCheckMask) == 0) token.ThrowIfCancellationRequested();
+                }
+            }
+
+            /// <summary>Waits on a clock that is not the stopwatch (a test's): spins on it, yielding.</summary>
+            private static void WaitOn(IClock clock, long due, CancellationToken token)
+            {
+                while (clock.GetTimestamp() < due)
+                {
+                    token.ThrowIfCancellationRequested();
+                    Thread.Yield();
+                }
+            }
+        }
+    }
+}

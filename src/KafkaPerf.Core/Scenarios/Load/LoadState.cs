@@ -1,0 +1,43 @@
+using HdrHistogram;
+using KafkaPerf.Measurement;
+
+namespace KafkaPerf.Scenarios.Load;
+
+/// <summary>What the producers, the delivery and record sinks and the interval sampler of one load run share: the
+/// schedule, the send times in flight, the three recorders and every thread's counters.</summary>
+internal sealed class LoadState(SendSchedule schedule, IClock clock)
+{
+    public SendSchedule Schedule { get; } = schedule;
+
+    public IClock Clock { get; } = clock;
+
+    public TickConverter Ticks { get; } = new(clock.Frequency);
+
+    public SendTimeRing Ring { get; } = new(schedule);
+
+    /// <summary>Response time: from when a record was due (rate runs).</summary>
+    public Recorder Response { get; } = Histograms.CreateRecorder();
+
+    /// <summary>Service time: from when a record was actually sent.</summary>
+    public Recorder Service { get; } = Histograms.CreateRecorder();
+
+    /// <summary>Send delay: actual − intended send time (rate runs).</summary>
+    public Recorder SendDelay { get; } = Histograms.CreateRecorder();
+
+    public List<LoadCounter> SentCounters { get; } = [];
+
+    public List<LoadCounter> AcknowledgedCounters { get; } = [];
+
+    public List<LoadCounter> ConsumedCounters { get; } = [];
+
+    /// <summary>The clock time the warm-up ends (the first measured record is due); set with the schedule's start.</summary>
+    public long WarmupEnd { get; set; }
+
+    /// <summary>A new counter in <paramref name="list"/>.</summary>
+    public static LoadCounter Add(List<LoadCounter> list)
+    {
+        var counter = new LoadCounter();
+        lock (list) list.Add(counter);
+        return counter;
+    }
+}
