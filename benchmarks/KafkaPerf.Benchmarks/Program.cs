@@ -40,7 +40,7 @@ public static class Program
             }, CancellationToken.None);
             var peak = File.ReadLines("/proc/self/status").First(l => l.StartsWith("VmHWM", StringComparison.Ordinal));
             Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                $"roundtrip {messages:N0} messages: {(m.Succeeded ? "ok" : m.Error)}, {messages / m.ElapsedSeconds:N0} msg/s, p99 {m.Latency!.GetValueAtPercentile(99) / 1000.0:0.0} µs, peak RSS {peak.Split(':')[1].Trim()}"));
+                $"roundtrip {messages:N0} messages: {(m.Succeeded ? "ok" : m.Error)}, {messages / m.ElapsedSeconds:N0} msg/s, p99 {m.LatencyHistogram!.GetValueAtPercentile(99) / 1000.0:0.0} µs, peak RSS {peak.Split(':')[1].Trim()}"));
             return m.Succeeded ? 0 : 1;
         }
         BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args);

@@ -2,6 +2,7 @@ using System.Globalization;
 using KafkaPerf.Plans;
 using KafkaPerf.Reporting;
 using KafkaPerf.Running;
+using KafkaPerf.Scenarios;
 using Spectre.Console;
 
 namespace KafkaPerf.Cli;

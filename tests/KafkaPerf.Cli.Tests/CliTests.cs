@@ -250,11 +250,11 @@ public partial class CliTests
         var plan = new KafkaPerf.Plans.BenchmarkPlanBuilder().Clients("confluent").Scenarios(KafkaPerf.Scenarios.ScenarioKind.Produce)
             .MessageCounts(1_000).PayloadSizes(100).Repeat(10).Build();
         var random = new Random(name.Length);
-        var runs = Enumerable.Range(1, 10).Select(i => new KafkaPerf.Reporting.RunRecord
+        var runs = Enumerable.Range(1, 10).Select(i => new KafkaPerf.Scenarios.RunRecord
         {
             Sequence = i, Client = "confluent", Scenario = KafkaPerf.Scenarios.ScenarioKind.Produce, MessageCount = 1_000, PayloadBytes = 100,
             Variant = "defaults", Repetition = i, Topic = "t" + i, ElapsedSeconds = factor * (1 + (0.01 * (random.NextDouble() - 0.5))),
-            MessagesPerSecond = 1_000 / factor, MegabytesPerSecond = 0.1, Succeeded = true, IsWarmup = false, Lost = 0, Duplicates = 0,
+            MessagesPerSecond = 1_000 / factor, MegabytesPerSecond = 0.1, IsWarmup = false, Lost = 0, Duplicates = 0,
         }).ToList();
         var result = new KafkaPerf.Reporting.BenchmarkResult
         {

@@ -112,7 +112,7 @@ internal sealed class KafkaToolsClient : ReferenceClient
 
     public override IReadOnlyDictionary<string, string> Details { get; }
 
-    protected override RunMeasurement Produce(ScenarioContext context, CancellationToken cancellationToken)
+    protected override RunRecord Produce(ScenarioContext context, CancellationToken cancellationToken)
     {
         // As many warm-up records as measured ones: the JVM is new for every run, and the steady-state line leaves them out.
         var (output, error) = ProducerPerformance(context, context.MessageCount * 2, warmup: context.MessageCount, cancellationToken);
@@ -126,7 +126,7 @@ internal sealed class KafkaToolsClient : ReferenceClient
     protected override string? Fill(ScenarioContext context, CancellationToken cancellationToken) =>
         ProducerPerformance(context, context.MessageCount, warmup: 0, cancellationToken).Error;
 
-    protected override RunMeasurement Consume(ScenarioContext context, CancellationToken cancellationToken)
+    protected override RunRecord Consume(ScenarioContext context, CancellationToken cancellationToken)
     {
         var arguments = JavaArguments("org.apache.kafka.tools.ConsumerPerformance");
         arguments.AddRange(["--bootstrap-server", Bootstrap, "--topic", context.Topic, "--group", context.GroupId,
@@ -147,7 +147,7 @@ internal sealed class KafkaToolsClient : ReferenceClient
             return ConsumeFailed(context, 0, $"ConsumerPerformance printed no result line: {ToolProcess.Tail(output)}");
         if (consumed != context.MessageCount || output.Contains("Exiting before consuming", StringComparison.Ordinal))
             return ConsumeFailed(context, consumed, $"ConsumerPerformance consumed {consumed} of {context.MessageCount} records within its {context.StallTimeout.TotalSeconds:0} s timeout");
-        return new RunMeasurement
+        return new RunRecord
         {
             ElapsedSeconds = fetchMs > 0 ? fetchMs / 1000 : double.NaN,
             Sent = context.MessageCount, Delivered = context.MessageCount, Received = consumed,

@@ -152,7 +152,7 @@ internal sealed class KcatClient(ClientConnection connection, KcatTool tool) : R
         ["keys"] = "none (values only)",
     };
 
-    protected override RunMeasurement Produce(ScenarioContext context, CancellationToken cancellationToken)
+    protected override RunRecord Produce(ScenarioContext context, CancellationToken cancellationToken)
     {
         var (elapsed, error) = Send(context, timed: true, cancellationToken);
         return Produced(context, elapsed, context.MessageCount, error);
@@ -161,7 +161,7 @@ internal sealed class KcatClient(ClientConnection connection, KcatTool tool) : R
     protected override string? Fill(ScenarioContext context, CancellationToken cancellationToken) =>
         Send(context, timed: false, cancellationToken).Error;
 
-    protected override RunMeasurement Consume(ScenarioContext context, CancellationToken cancellationToken)
+    protected override RunRecord Consume(ScenarioContext context, CancellationToken cancellationToken)
     {
         long assignedAt = 0;
         var arguments = new List<string> { "-C", "-b", Bootstrap, "-G", context.GroupId, "-c", context.MessageCount.ToString(CultureInfo.InvariantCulture), "-f", "x" };
@@ -191,7 +191,7 @@ internal sealed class KcatClient(ClientConnection connection, KcatTool tool) : R
             return ConsumeFailed(context, received, $"kcat -C did not finish within {RunTimeout(context).TotalSeconds:0} s ({received} of {context.MessageCount} records)");
         if (process.ExitCode != 0) return ConsumeFailed(context, received, $"kcat -C exited with code {process.ExitCode}: {process.ErrorTail()}");
         if (Interlocked.Read(ref assignedAt) == 0) return ConsumeFailed(context, received, "kcat -C never reported its partition assignment");
-        return new RunMeasurement
+        return new RunRecord
         {
             ElapsedSeconds = Stopwatch.GetElapsedTime(assignedAt, endedAt).TotalSeconds,
             Sent = context.MessageCount,

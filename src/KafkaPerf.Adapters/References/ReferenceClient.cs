@@ -69,41 +69,41 @@ internal abstract class ReferenceClient : IReferenceClient
 
     public ValueTask DeleteTopicAsync(string topic, CancellationToken cancellationToken) => _topics.DeleteTopicAsync(topic, cancellationToken);
 
-    public RunMeasurement Run(ScenarioKind scenario, ScenarioContext context, CancellationToken cancellationToken)
+    public RunRecord Run(ScenarioKind scenario, ScenarioContext context, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(context);
         return scenario switch
         {
             ScenarioKind.Produce => Produce(context, cancellationToken),
             ScenarioKind.Consume => Filled(context, Fill(context, cancellationToken)) ?? Consume(context, cancellationToken),
-            _ => new RunMeasurement { ElapsedSeconds = double.NaN, Error = $"'{Name}' runs produce and consume only, not {scenario}." },
+            _ => new RunRecord { ElapsedSeconds = double.NaN, Error = $"'{Name}' runs produce and consume only, not {scenario}." },
         };
     }
 
     /// <summary>One timed produce run of the tool.</summary>
-    protected abstract RunMeasurement Produce(ScenarioContext context, CancellationToken cancellationToken);
+    protected abstract RunRecord Produce(ScenarioContext context, CancellationToken cancellationToken);
 
     /// <summary>Fills the run's topic with N records for a consume run, untimed, with the tool's own producer.</summary>
     /// <returns>Why the fill failed; <see langword="null"/> when the tool reported success.</returns>
     protected abstract string? Fill(ScenarioContext context, CancellationToken cancellationToken);
 
     /// <summary>One timed consume run of the tool, on a topic that holds the N records.</summary>
-    protected abstract RunMeasurement Consume(ScenarioContext context, CancellationToken cancellationToken);
+    protected abstract RunRecord Consume(ScenarioContext context, CancellationToken cancellationToken);
 
     /// <summary>A consume run that failed after the fill; what arrived is counted, the rest is lost.</summary>
-    protected static RunMeasurement ConsumeFailed(ScenarioContext context, long received, string error) => new()
+    protected static RunRecord ConsumeFailed(ScenarioContext context, long received, string error) => new()
     {
         ElapsedSeconds = double.NaN, Sent = context.MessageCount, Delivered = context.MessageCount, Received = received,
         Lost = Math.Max(0, context.MessageCount - received), Error = error,
     };
 
     /// <summary>The failed measurement when the fill did not leave exactly N records in the topic; else <see langword="null"/>.</summary>
-    private RunMeasurement? Filled(ScenarioContext context, string? fillError)
+    private RunRecord? Filled(ScenarioContext context, string? fillError)
     {
         if (fillError is not null)
-            return new RunMeasurement { ElapsedSeconds = double.NaN, Sent = context.MessageCount, Error = $"filling the topic before consuming: {fillError}" };
+            return new RunRecord { ElapsedSeconds = double.NaN, Sent = context.MessageCount, Error = $"filling the topic before consuming: {fillError}" };
         long inTopic = CountRecords(context.Topic);
-        return inTopic == context.MessageCount ? null : new RunMeasurement
+        return inTopic == context.MessageCount ? null : new RunRecord
         {
             ElapsedSeconds = double.NaN, Sent = context.MessageCount, Delivered = inTopic, Lost = context.MessageCount - inTopic,
             Error = $"filling the topic before consuming left {inTopic} of {context.MessageCount} records",
@@ -118,12 +118,12 @@ internal abstract class ReferenceClient : IReferenceClient
     protected long CountRecords(string topic) => _topics.CountRecords(topic);
 
     /// <summary>A produce run's measurement, after checking the topic holds what the tool says it sent.</summary>
-    protected RunMeasurement Produced(ScenarioContext context, double elapsedSeconds, long expectedInTopic, string? error)
+    protected RunRecord Produced(ScenarioContext context, double elapsedSeconds, long expectedInTopic, string? error)
     {
-        if (error is not null) return new RunMeasurement { ElapsedSeconds = double.NaN, Sent = context.MessageCount, Error = error };
+        if (error is not null) return new RunRecord { ElapsedSeconds = double.NaN, Sent = context.MessageCount, Error = error };
         long inTopic = CountRecords(context.Topic);
         long missing = Math.Max(0, expectedInTopic - inTopic);
-        return new RunMeasurement
+        return new RunRecord
         {
             ElapsedSeconds = missing == 0 && inTopic == expectedInTopic ? elapsedSeconds : double.NaN,
             Sent = context.MessageCount,

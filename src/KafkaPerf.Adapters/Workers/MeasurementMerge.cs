@@ -6,44 +6,29 @@ using KafkaPerf.Scenarios;
 
 namespace KafkaPerf.Adapters.Workers;
 
-/// <summary>One worker's outcome of a run: what it measured, or why it has nothing.</summary>
-/// <param name="Worker">Its name.</param>
-/// <param name="Index">Its position among the run's workers.</param>
-/// <param name="Host">Its host.</param>
-/// <param name="ProcessId">Its process ID.</param>
-/// <param name="Records">The records of its share.</param>
-/// <param name="Producers">The producers of its share.</param>
-/// <param name="Measurement">What it measured; <see langword="null"/> when it sent nothing back.</param>
-/// <param name="Error">Why it sent nothing back (it died, or stopped answering).</param>
-public sealed record WorkerOutcome(string Worker, int Index, string? Host, int? ProcessId, long Records, int Producers,
-    RunMeasurement? Measurement, string? Error = null)
-{
-    /// <summary>Its tool and runtime versions.</summary>
-    public string? Version { get; init; }
-}
-
 /// <summary>
 /// Adds the measurements of the workers that ran one run together into the run's measurement: counts summed, histograms
 /// added (never percentiles averaged), the time series added interval by interval, and a part per worker kept.
 /// </summary>
 public static class MeasurementMerge
 {
-    /// <summary>The run's measurement from its workers' outcomes.</summary>
-    /// <param name="outcomes">One per worker, in share order.</param>
-    /// <returns>The merged measurement; failed (with every worker's error) when any part failed.</returns>
-    public static RunMeasurement Merge(IReadOnlyList<WorkerOutcome> outcomes)
+    /// <summary>The run's measurement from its workers' parts.</summary>
+    /// <param name="outcomes">One per worker, in share order: what each measured (<see cref="WorkerPart.Run"/>), or why it
+    /// has nothing (<see cref="WorkerPart.Error"/>).</param>
+    /// <returns>The merged measurement, with the parts; failed (with every worker's error) when any part failed.</returns>
+    public static RunRecord Merge(IReadOnlyList<WorkerPart> outcomes)
     {
         ArgumentNullException.ThrowIfNull(outcomes);
         if (outcomes.Count == 0) throw new ArgumentException("A run needs at least one worker.", nameof(outcomes));
-        var measured = outcomes.Where(o => o.Measurement is not null).Select(o => o.Measurement!).ToList();
+        var measured = outcomes.Where(o => o.Run is not null).Select(o => o.Run!).ToList();
         var errors = outcomes
-            .Select(o => ErrorOf(o) is { } e ? $"worker {o.Worker}: {e}" : null)
+            .Select(o => o.Error is { } e ? $"worker {o.Worker}: {e}" : null)
             .OfType<string>()
             .ToList();
         // Records a worker that sent nothing back was to send count as lost: the run's figures never look complete.
-        long unaccounted = outcomes.Where(o => o.Measurement is null).Sum(o => o.Records);
+        long unaccounted = outcomes.Where(o => o.Run is null).Sum(o => o.Records);
         long delivered = measured.Sum(m => m.Delivered), sent = measured.Sum(m => m.Sent);
-        var merged = new RunMeasurement
+        var merged = new RunRecord
         {
             ElapsedSeconds = measured.Count == 0 ? double.NaN : measured.Max(m => m.ElapsedSeconds),
             Sent = sent,
@@ -53,7 +38,7 @@ public static class MeasurementMerge
             Duplicates = measured.Sum(m => m.Duplicates),
             Unexpected = measured.Sum(m => m.Unexpected),
             PayloadMismatches = measured.Sum(m => m.PayloadMismatches),
-            Latency = Histograms.Merge(measured.Select(m => m.Latency)),
+            LatencyHistogram = Histograms.Merge(measured.Select(m => m.LatencyHistogram)),
             LatencySampleStride = measured.Count == 0 ? 1 : measured.Max(m => m.LatencySampleStride),
             PrefetchEnabled = measured.Count > 0 && measured.All(m => m.PrefetchEnabled),
             Error = errors.Count == 0 ? null : string.Join("; ", errors),
@@ -63,52 +48,22 @@ public static class MeasurementMerge
             Resources = Resources(measured),
             OfferedRate = SumOrNull(measured, m => m.OfferedRate),
             AchievedRate = SumOrNull(measured, m => m.AchievedRate),
-            ResponseTime = Histograms.Merge(measured.Select(m => m.ResponseTime)),
-            ServiceTime = Histograms.Merge(measured.Select(m => m.ServiceTime)),
-            SendDelay = Histograms.Merge(measured.Select(m => m.SendDelay)),
+            ResponseTimeHistogram = Histograms.Merge(measured.Select(m => m.ResponseTimeHistogram)),
+            ServiceTimeHistogram = Histograms.Merge(measured.Select(m => m.ServiceTimeHistogram)),
+            SendDelayHistogram = Histograms.Merge(measured.Select(m => m.SendDelayHistogram)),
             Intervals = Intervals(measured),
             StartedAtUtc = measured.Select(m => m.StartedAtUtc).Where(s => s is not null).Min(),
             WarmupRecords = measured.Sum(m => m.WarmupRecords),
-            Producers = outcomes.Sum(o => o.Measurement?.Producers ?? o.Producers),
+            Producers = outcomes.Sum(o => o.Producers),
             Consumers = measured.Sum(m => m.Consumers),
             ServiceTimeMissed = measured.Sum(m => m.ServiceTimeMissed),
-            Workers = [.. outcomes.Select(Part)],
+            Workers = outcomes,
         };
         return merged;
     }
 
-    private static string? ErrorOf(WorkerOutcome o) =>
-        o.Error ?? (o.Measurement is { Succeeded: false } m ? m.Error ?? Verification(m) : null);
-
-    private static string Verification(RunMeasurement m) =>
-        $"verification failed: {m.Lost} lost, {m.Duplicates} duplicated, {m.Unexpected} unexpected, {m.PayloadMismatches} payload mismatches";
-
-    private static WorkerPart Part(WorkerOutcome o)
-    {
-        var m = o.Measurement;
-        return new WorkerPart
-        {
-            Worker = o.Worker,
-            Index = o.Index,
-            Host = o.Host,
-            ProcessId = o.ProcessId,
-            Version = o.Version,
-            Records = o.Records,
-            Producers = m?.Producers ?? o.Producers,
-            Sent = m?.Sent ?? 0,
-            Delivered = m?.Delivered ?? 0,
-            Received = m?.Received ?? 0,
-            Lost = m?.Lost ?? o.Records,
-            Duplicates = m?.Duplicates ?? 0,
-            ElapsedSeconds = m is { Succeeded: true } ? m.ElapsedSeconds : double.NaN,
-            AchievedRate = m?.AchievedRate,
-            Latency = (m?.ResponseTime ?? m?.Latency) is { TotalCount: > 0 } h ? LatencySummary.From(h, unitsPerMicrosecond: 1000) : null,
-            Error = ErrorOf(o),
-        };
-    }
-
     /// <summary>Per-record counters weighted by each worker's records.</summary>
-    private static Dictionary<string, double>? Counters(List<RunMeasurement> measured)
+    private static Dictionary<string, double>? Counters(List<RunRecord> measured)
     {
         var withCounters = measured.Where(m => m.CountersPerMessage is { Count: > 0 }).ToList();
         if (withCounters.Count == 0) return null;
@@ -119,10 +74,10 @@ public static class MeasurementMerge
             .ToDictionary(g => g.Key, g => g.Sum(c => c.Value) / records, StringComparer.Ordinal);
     }
 
-    private static double Records(RunMeasurement m) => Math.Max(m.Sent, m.Received);
+    private static double Records(RunRecord m) => Math.Max(m.Sent, m.Received);
 
     /// <summary>The processes' resources added: CPU, collections and allocations of all of them.</summary>
-    private static RunResources? Resources(List<RunMeasurement> measured)
+    private static RunResources? Resources(List<RunRecord> measured)
     {
         var all = measured.Select(m => m.Resources).OfType<RunResources>().ToList();
         if (all.Count == 0) return null;
@@ -156,7 +111,7 @@ public static class MeasurementMerge
 
     /// <summary>The time series added interval by interval: the workers started together, so interval i is the same
     /// second everywhere (within the start's precision).</summary>
-    private static List<IntervalRecord>? Intervals(List<RunMeasurement> measured)
+    private static List<IntervalRecord>? Intervals(List<RunRecord> measured)
     {
         var series = measured.Select(m => m.Intervals).OfType<IReadOnlyList<IntervalRecord>>().Where(s => s.Count > 0).ToList();
         if (series.Count == 0) return null;

@@ -176,13 +176,13 @@ internal sealed class Coordinator : IRemoteRuns, IAsyncDisposable
     ClientInfo? IRemoteRuns.Describe(string client) => _infos.GetValueOrDefault(client);
 
     /// <inheritdoc />
-    public async Task<RunMeasurement> RunAsync(BenchmarkPlan plan, RunDescriptor run, CancellationToken cancellationToken)
+    public async Task<RunRecord> RunAsync(BenchmarkPlan plan, RunDescriptor run, CancellationToken cancellationToken)
     {
         var cells = plan.Cells().ToList();
         int cell = cells.FindIndex(c => c.Equals(run.Cell));
         var participants = _workers.Where(w => !_gone.Contains(w)).ToArray();
         if (participants.Length == 0) throw new WorkersUnavailableException("no worker of the plan is left");
-        var outcomes = new WorkerOutcome?[participants.Length];
+        var outcomes = new WorkerPart?[participants.Length];
         var shares = participants.Select((_, i) => WorkerShares.Of(run.Cell, i, participants.Length)).ToArray();
         // Replies of earlier runs that came late are dropped.
         while (_replies.Reader.TryRead(out _))
@@ -223,7 +223,7 @@ internal sealed class Coordinator : IRemoteRuns, IAsyncDisposable
             else if (reply.Type == WorkerMessage.Result && outcomes[index] is null)
             {
                 ready.Add(reply.From);
-                RunMeasurement? measurement = null;
+                RunRecord? measurement = null;
                 string? error = reply.Error;
                 if (reply.Measurement is { } bytes)
                 {
@@ -264,10 +264,14 @@ internal sealed class Coordinator : IRemoteRuns, IAsyncDisposable
             + $"from the slowest worker's end to its results; {(_results > 0 ? _resultBytes / 1024.0 / _results : 0):0.0} KB of results per worker and run";
     }
 
-    private WorkerOutcome Outcome(string worker, int index, PlanCell share, RunMeasurement? measurement, string? error)
+    private WorkerPart Outcome(string worker, int index, PlanCell share, RunRecord? measurement, string? error)
     {
         var hello = _hellos.GetValueOrDefault(worker);
-        return new WorkerOutcome(worker, index, hello?.Host, hello?.ProcessId, share.MessageCount, share.Settings.Producers ?? 1, measurement, error) { Version = hello?.Version };
+        return new WorkerPart
+        {
+            Worker = worker, Index = index, Host = hello?.Host, ProcessId = hello?.ProcessId, Version = hello?.Version,
+            Records = share.MessageCount, Producers = share.Settings.Producers ?? 1, Run = measurement, Error = error,
+        };
     }
 
     /// <summary>Sends the workers back to waiting and leaves the group's topic (deleting it when the group was this run's own).</summary>

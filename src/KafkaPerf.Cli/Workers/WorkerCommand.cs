@@ -210,7 +210,7 @@ internal sealed class WorkerCommand(ClientRegistry registry, RunCommand runComma
                     var run = new RunDescriptor(message.Sequence, plan.TotalRuns, cell, message.Client!, message.Repetition, $"{message.Topic}.w{index}");
                     var runner = new BenchmarkRunner(registry, connection with { StallTimeout = plan.StallTimeout });
                     Trace($"run {message.Sequence}: {message.Client}, share {index + 1} of {count}, topic {run.Topic}");
-                    var (_, measurement) = await runner.RunShareAsync(plan, run, client, payload, async ct =>
+                    var measurement = await runner.RunShareAsync(plan, run, client, payload, async ct =>
                     {
                         Send(new WorkerMessage { Type = WorkerMessage.Ready, From = name, Plan = planId, Sequence = message.Sequence });
                         Trace($"run {message.Sequence}: topic created, ready");

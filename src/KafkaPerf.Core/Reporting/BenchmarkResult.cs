@@ -1,4 +1,5 @@
 using KafkaPerf.Plans;
+using KafkaPerf.Scenarios;
 
 namespace KafkaPerf.Reporting;
 

@@ -1,4 +1,5 @@
 using KafkaPerf.Measurement;
+using KafkaPerf.Scenarios;
 using KafkaPerf.Statistics;
 
 namespace KafkaPerf.Reporting;

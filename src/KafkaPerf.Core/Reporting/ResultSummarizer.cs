@@ -1,5 +1,6 @@
 using KafkaPerf.Measurement;
 using KafkaPerf.Plans;
+using KafkaPerf.Scenarios;
 using KafkaPerf.Statistics;
 
 namespace KafkaPerf.Reporting;

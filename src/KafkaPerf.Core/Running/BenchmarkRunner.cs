@@ -193,7 +193,7 @@ public sealed class BenchmarkRunner
                     Checkpoints?.OnRunStarting(run, () => Snapshot(running: true));
                     inProgress = run;
                     using var runSpan = KafkaPerfTelemetry.StartRun(run);
-                    var (record, measurement) = Remote is { } remote
+                    var record = Remote is { } remote
                         ? await RunRemoteAsync(remote, run, plan, runTokens.Token)
                         : await RunOneAsync(plan, run, clients[name], payload, warnings, progress, broker, undeleted, null, runTokens.Token, cancellationToken);
                     if (Remote?.Describe(name) is { } described && infos[name].LibraryVersion == "(on the workers)") infos[name] = described;
@@ -218,7 +218,7 @@ public sealed class BenchmarkRunner
                     }
                     runs.Add(record);
                     KafkaPerfTelemetry.RunCompleted(runSpan, record);
-                    infos[name] = WithConfig(infos[name], measurement, plan.SettingsVariants.Count > 1 ? cell.Variant : null);
+                    infos[name] = WithConfig(infos[name], record, plan.SettingsVariants.Count > 1 ? cell.Variant : null);
                     // Saved before it is shown: a run on the screen is a run in the files.
                     Checkpoints?.OnRunCompleted(Snapshot(running: abortReason is null));
                     progress.OnRunCompleted(run, record);
@@ -292,7 +292,7 @@ public sealed class BenchmarkRunner
             string name = names[rounds % names.Count];
             rounds++;
             var topic = TopicNaming.ForClusterWarmup(plan.TopicPrefix, name, rounds);
-            var (record, _) = await RunOneAsync(plan, new RunDescriptor(0, plan.TotalRuns, cell, name, 0, topic), clients[name], payload,
+            var record = await RunOneAsync(plan, new RunDescriptor(0, plan.TotalRuns, cell, name, 0, topic), clients[name], payload,
                 warnings, progress, broker, undeleted, null, runToken, cancellationToken);
             // Its traffic reached the cluster: it counts on the telemetry's counters, as a warm-up run's does.
             KafkaPerfTelemetry.RunCompleted(null, record);
@@ -379,19 +379,19 @@ public sealed class BenchmarkRunner
     private static string Capitalized(string text) => text.Length == 0 ? text : char.ToUpperInvariant(text[0]) + text[1..];
 
     /// <summary>One run on the workers.</summary>
-    private static async ValueTask<(RunRecord Record, RunMeasurement? Measurement)> RunRemoteAsync(
+    private static async ValueTask<RunRecord> RunRemoteAsync(
         IRemoteRuns remote, RunDescriptor run, BenchmarkPlan plan, CancellationToken runToken)
     {
-        RunMeasurement measurement;
+        RunRecord measurement;
         try
         {
             measurement = await remote.RunAsync(plan, run, runToken);
         }
         catch (Exception ex) when (ex is not OperationCanceledException)
         {
-            measurement = Failed(run.Cell, $"{TypeName(ex)}: {ex.Message}");
+            measurement = RunRecord.Failed(lost: run.Cell.MessageCount, error: $"{TypeName(ex)}: {ex.Message}");
         }
-        return (ToRecord(run, measurement), measurement);
+        return run.Record(measurement);
     }
 
     /// <summary>
@@ -407,7 +407,7 @@ public sealed class BenchmarkRunner
     /// <param name="progress">Receives warnings (a topic that could not be deleted).</param>
     /// <param name="cancellationToken">Stops the run.</param>
     /// <returns>The record and what the scenario measured.</returns>
-    public async Task<(RunRecord Record, RunMeasurement? Measurement)> RunShareAsync(BenchmarkPlan plan, RunDescriptor run, IBenchClient client,
+    public async Task<RunRecord> RunShareAsync(BenchmarkPlan plan, RunDescriptor run, IBenchClient client,
         byte[] payload, Func<CancellationToken, Task> beforeStart, IBenchmarkProgress progress, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(plan);
@@ -422,13 +422,13 @@ public sealed class BenchmarkRunner
         return result;
     }
 
-    private async ValueTask<(RunRecord Record, RunMeasurement? Measurement)> RunOneAsync(
+    private async ValueTask<RunRecord> RunOneAsync(
         BenchmarkPlan plan, RunDescriptor run, IBenchClient client, byte[] payload, List<string> warnings,
         IBenchmarkProgress progress, BrokerWatch broker, List<(IBenchClient Client, string Topic)> undeleted,
         Func<CancellationToken, Task>? beforeStart, CancellationToken runToken, CancellationToken cancellationToken)
     {
         var cell = run.Cell;
-        RunMeasurement? measurement = null;
+        RunRecord? measurement = null;
         bool ownsTopic = true;
         try
         {
@@ -451,13 +451,13 @@ public sealed class BenchmarkRunner
             {
                 // Not created here, so not used and not deleted here either: it may be someone else's topic.
                 ownsTopic = false;
-                measurement = NotStarted(ex.Message);
-                return (ToRecord(run, measurement), measurement);
+                measurement = RunRecord.Failed(ex.Message);
+                return run.Record(measurement);
             }
             catch (Exception ex) when (ex is not OperationCanceledException)
             {
-                measurement = NotStarted($"creating topic '{run.Topic}' failed: {TypeName(ex)}: {ex.Message}");
-                return (ToRecord(run, measurement), measurement);
+                measurement = RunRecord.Failed($"creating topic '{run.Topic}' failed: {TypeName(ex)}: {ex.Message}");
+                return run.Record(measurement);
             }
             try
             {
@@ -484,17 +484,15 @@ public sealed class BenchmarkRunner
                 GC.WaitForPendingFinalizers();
                 GC.Collect();
                 var scenario = Task.Factory.StartNew(
-                    () => client is IReferenceClient reference ? reference.Run(cell.Scenario, context, runToken)
-                        : LoadScenario.Applies(context) ? LoadScenario.For(cell.Scenario).Run(context, runToken)
-                        : Scenario.For(cell.Scenario).Run(context, runToken),
+                    () => Scenario.For(cell.Scenario, context).Run(context, runToken),
                     runToken, TaskCreationOptions.LongRunning, TaskScheduler.Default);
                 measurement = await AwaitRunAsync(scenario, runToken);
             }
             catch (Exception ex) when (ex is not OperationCanceledException)
             {
-                measurement = Failed(cell, $"{TypeName(ex)}: {ex.Message}");
+                measurement = RunRecord.Failed(lost: cell.MessageCount, error: $"{TypeName(ex)}: {ex.Message}");
             }
-            return (ToRecord(run, measurement), measurement);
+            return run.Record(measurement);
         }
         finally
         {
@@ -519,7 +517,7 @@ public sealed class BenchmarkRunner
 
     /// <summary>Waits for a scenario; once the run is cancelled (Ctrl+C, the broker gone), waits a moment for its threads to
     /// give their client calls back, then no longer: the plan's end must not hang on a call that never returns.</summary>
-    private static async Task<RunMeasurement> AwaitRunAsync(Task<RunMeasurement> scenario, CancellationToken runToken)
+    private static async Task<RunRecord> AwaitRunAsync(Task<RunRecord> scenario, CancellationToken runToken)
     {
         var cancelled = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         using (runToken.Register(static state => ((TaskCompletionSource)state!).TrySetResult(), cancelled))
@@ -563,7 +561,7 @@ public sealed class BenchmarkRunner
     public static RunRecord Unfinished(RunDescriptor run, string error)
     {
         ArgumentNullException.ThrowIfNull(run);
-        return ToRecord(run, new RunMeasurement { ElapsedSeconds = double.NaN, Error = error });
+        return run.Record(RunRecord.Failed(error));
     }
 
     /// <summary>A run's topic partitions: the variant's or the plan's, and at least one per consumer of the group.</summary>
@@ -588,12 +586,6 @@ public sealed class BenchmarkRunner
     /// <summary>The error of a run that was cancelled before it finished.</summary>
     public const string CancelledRunError = "cancelled before this run finished (Ctrl+C or SIGTERM): not measured";
 
-    private static RunMeasurement Failed(PlanCell cell, string error) =>
-        new() { Sent = 0, Lost = cell.MessageCount, ElapsedSeconds = double.NaN, Error = error };
-
-    /// <summary>A run that failed before anything was sent: nothing was lost either.</summary>
-    private static RunMeasurement NotStarted(string error) => new() { ElapsedSeconds = double.NaN, Error = error };
-
     private async ValueTask DeleteTopicAsync(IBenchClient client, string topic, TimeSpan stallTimeout, List<string> warnings,
         IBenchmarkProgress progress, CancellationToken cancellationToken)
     {
@@ -615,65 +607,7 @@ public sealed class BenchmarkRunner
         }
     }
 
-    private static RunRecord ToRecord(RunDescriptor run, RunMeasurement m)
-    {
-        var cell = run.Cell;
-        bool timed = m.Succeeded && m.ElapsedSeconds > 0;
-        double messagesPerSecond = timed ? cell.MessageCount / m.ElapsedSeconds : double.NaN;
-        return new RunRecord
-        {
-            Sequence = run.Sequence,
-            Client = run.Client,
-            Scenario = cell.Scenario,
-            MessageCount = cell.MessageCount,
-            PayloadBytes = cell.PayloadBytes,
-            Variant = cell.Variant,
-            Repetition = run.Repetition,
-            IsWarmup = run.IsWarmup,
-            Topic = run.Topic,
-            ElapsedSeconds = m.Succeeded ? m.ElapsedSeconds : double.NaN,
-            MessagesPerSecond = messagesPerSecond,
-            MegabytesPerSecond = timed ? messagesPerSecond * cell.PayloadBytes / 1e6 : double.NaN,
-            Sent = m.Sent,
-            Delivered = m.Delivered,
-            Received = m.Received,
-            Lost = m.Lost,
-            Duplicates = m.Duplicates,
-            Unexpected = m.Unexpected,
-            PayloadMismatches = m.PayloadMismatches,
-            PrefetchEnabled = m.PrefetchEnabled,
-            Succeeded = m.Succeeded,
-            Error = m.Error ?? (m.Succeeded ? null : Describe(m)),
-            Latency = m.Latency is { TotalCount: > 0 } h ? LatencySummary.From(h, unitsPerMicrosecond: 1000) : null,
-            LatencyHistogram = m.Latency,
-            LatencySampleStride = m.LatencySampleStride,
-            CountersPerMessage = m.CountersPerMessage,
-            Resources = m.Resources,
-            OfferedRate = cell.Rate,
-            AchievedRate = m.AchievedRate,
-            ResponseTime = Summary(m.ResponseTime),
-            ServiceTime = Summary(m.ServiceTime),
-            SendDelay = Summary(m.SendDelay),
-            ResponseTimeHistogram = m.ResponseTime,
-            ServiceTimeHistogram = m.ServiceTime,
-            SendDelayHistogram = m.SendDelay,
-            Intervals = m.Intervals is { Count: > 0 } intervals ? intervals : null,
-            StartedAtUtc = m.StartedAtUtc,
-            WarmupRecords = m.WarmupRecords,
-            Producers = m.Producers,
-            Consumers = m.Consumers,
-            ServiceTimeMissed = m.ServiceTimeMissed,
-            Workers = m.Workers,
-        };
-    }
-
-    private static LatencySummary? Summary(HdrHistogram.HistogramBase? histogram) =>
-        histogram is { TotalCount: > 0 } h ? LatencySummary.From(h, unitsPerMicrosecond: 1000) : null;
-
-    private static string Describe(RunMeasurement m) =>
-        $"verification failed: {m.Lost} lost, {m.Duplicates} duplicated, {m.Unexpected} unexpected, {m.PayloadMismatches} payload mismatches";
-
-    private static ClientInfo WithConfig(ClientInfo info, RunMeasurement? m, string? variant)
+    private static ClientInfo WithConfig(ClientInfo info, RunRecord? m, string? variant)
     {
         info = info with
         {

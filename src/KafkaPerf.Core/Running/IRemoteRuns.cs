@@ -16,7 +16,7 @@ public interface IRemoteRuns
     /// <param name="run">The run: its cell, client, repetition and topic (the workers' topics are named after it).</param>
     /// <param name="cancellationToken">Stops the run.</param>
     /// <returns>The merged measurement, with a part per worker; failed when a worker failed or went away.</returns>
-    Task<RunMeasurement> RunAsync(BenchmarkPlan plan, RunDescriptor run, CancellationToken cancellationToken);
+    Task<RunRecord> RunAsync(BenchmarkPlan plan, RunDescriptor run, CancellationToken cancellationToken);
 
     /// <summary>What the workers said of a client (its library version, capabilities, details); <see langword="null"/>
     /// until one of them ran it.</summary>

@@ -1,5 +1,6 @@
 using KafkaPerf.Plans;
 using KafkaPerf.Reporting;
+using KafkaPerf.Scenarios;
 
 namespace KafkaPerf.Running;
 

@@ -14,7 +14,7 @@ public sealed class ConsumeScenario : IScenario
     public ScenarioKind Kind => ScenarioKind.Consume;
 
     /// <inheritdoc />
-    public RunMeasurement Run(ScenarioContext context, CancellationToken cancellationToken)
+    public RunRecord Run(ScenarioContext context, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(context);
         var clock = context.Clock;
@@ -27,15 +27,15 @@ public sealed class ConsumeScenario : IScenario
             watch.Watch("creating the producer that fills the topic", static () => 0);
             using var producer = context.Client.CreateProducer(context.ProducerSpec(watch.Token), prefill);
             if (ProduceScenario.SendAndFlush(producer, expected, context.Payload, prefill, watch, cancellationToken) is { } stall)
-                return new RunMeasurement { Sent = expected, Delivered = prefill.Delivered, Lost = expected - prefill.Delivered, Error = watch.Describe($"filling the topic before consuming, {stall}") };
+                return new RunRecord { Sent = expected, Delivered = prefill.Delivered, Lost = expected - prefill.Delivered, Error = watch.Describe($"filling the topic before consuming, {stall}") };
         }
         catch (Exception ex) when (ProduceScenario.Interrupted(ex, watch, cancellationToken))
         {
             ProduceScenario.ThrowIfCancelled(ex, cancellationToken);
-            return new RunMeasurement { Sent = expected, Error = watch.Describe("filling the topic before consuming, no record sent") };
+            return new RunRecord { Sent = expected, Error = watch.Describe("filling the topic before consuming, no record sent") };
         }
         if (prefill.DescribeShortfall(expected, "filling the topic before consuming") is { } prefillError)
-            return new RunMeasurement { Sent = expected, Delivered = prefill.Delivered, Lost = expected - prefill.Delivered, Error = prefillError };
+            return new RunRecord { Sent = expected, Delivered = prefill.Delivered, Lost = expected - prefill.Delivered, Error = prefillError };
 
         using var sink = new VerifyingRecordSink(clock, new KeyVerifier(expected), context.Payload, context.CheckPayload);
         using var consumer = context.Client.CreateConsumer(context.ConsumerSpec(watch.Token));
@@ -61,7 +61,7 @@ public sealed class ConsumeScenario : IScenario
             : sink.AssignedAt == 0 ? $"no partition was assigned within {context.StallTimeout.TotalSeconds:0.#} s"
             : $"stalled: {verifier.Distinct} of {expected} records arrived ({sink.Received} with duplicates), nothing new for {context.StallTimeout.TotalSeconds:0.#} s";
 
-        return new RunMeasurement
+        return new RunRecord
         {
             ElapsedSeconds = completed && sink.Error is null
                 ? new TickConverter(clock.Frequency).ToSeconds(sink.CompletedAt - sink.AssignedAt)

@@ -18,6 +18,6 @@ public interface IReferenceClient : IBenchClient
     /// <param name="scenario">Produce or consume.</param>
     /// <param name="context">The run: topic (created, empty), message count, payload and settings.</param>
     /// <param name="cancellationToken">Stops the run; the tool's process ends with it.</param>
-    /// <returns>What was measured; <see cref="RunMeasurement.Error"/> says why a run failed.</returns>
-    RunMeasurement Run(ScenarioKind scenario, ScenarioContext context, CancellationToken cancellationToken);
+    /// <returns>What was measured; <see cref="RunRecord.Error"/> says why a run failed.</returns>
+    RunRecord Run(ScenarioKind scenario, ScenarioContext context, CancellationToken cancellationToken);
 }

@@ -11,5 +11,5 @@ public interface IScenario
     /// <param name="cancellationToken">Cancels the run.</param>
     /// <returns>What was measured.</returns>
     /// <exception cref="OperationCanceledException">The token was cancelled.</exception>
-    RunMeasurement Run(ScenarioContext context, CancellationToken cancellationToken);
+    RunRecord Run(ScenarioContext context, CancellationToken cancellationToken);
 }

@@ -15,7 +15,7 @@ public sealed class ProduceScenario : IScenario
     public ScenarioKind Kind => ScenarioKind.Produce;
 
     /// <inheritdoc />
-    public RunMeasurement Run(ScenarioContext context, CancellationToken cancellationToken)
+    public RunRecord Run(ScenarioContext context, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(context);
         var clock = context.Clock;
@@ -43,13 +43,13 @@ public sealed class ProduceScenario : IScenario
             var (perMessage, resources) = counters.Stop(context.MessageCount);
 
             long delivered = deliveries.Delivered;
-            return new RunMeasurement
+            return new RunRecord
             {
                 ElapsedSeconds = new TickConverter(clock.Frequency).ToSeconds(end - start),
                 Sent = context.MessageCount,
                 Delivered = delivered,
                 Lost = Math.Max(0, context.MessageCount - delivered),
-                Latency = deliveries.Latency,
+                LatencyHistogram = deliveries.Latency,
                 LatencySampleStride = deliveries.SampleStride,
                 Error = deliveries.DescribeShortfall(context.MessageCount, "produce"),
                 ProducerConfig = producer.EffectiveConfig,
@@ -94,7 +94,7 @@ public sealed class ProduceScenario : IScenario
         if (cancellationToken.IsCancellationRequested) throw new OperationCanceledException("The run was cancelled.", ex, cancellationToken);
     }
 
-    private static RunMeasurement Stalled(StallWatch watch, string detail, long count, long delivered = 0) => new()
+    private static RunRecord Stalled(StallWatch watch, string detail, long count, long delivered = 0) => new()
     {
         ElapsedSeconds = double.NaN,
         Sent = count,

@@ -18,7 +18,7 @@ public sealed class RoundtripScenario : IScenario
     public ScenarioKind Kind => ScenarioKind.Roundtrip;
 
     /// <inheritdoc />
-    public RunMeasurement Run(ScenarioContext context, CancellationToken cancellationToken)
+    public RunRecord Run(ScenarioContext context, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(context);
         var clock = context.Clock;
@@ -82,14 +82,14 @@ public sealed class RoundtripScenario : IScenario
             : completed ? null
             : $"stalled: {received} of {expected} records arrived, nothing new for {context.StallTimeout.TotalSeconds:0.#} s";
 
-        return new RunMeasurement
+        return new RunRecord
         {
             ElapsedSeconds = error is null ? new TickConverter(clock.Frequency).ToSeconds(sink.LastAt - firstSend) : double.NaN,
             Sent = assigned ? expected : 0,
             Delivered = deliveries.Delivered,
             Received = received,
             Lost = Math.Max(0, expected - received),
-            Latency = sink.Latency,
+            LatencyHistogram = sink.Latency,
             PrefetchEnabled = consumer.PrefetchEnabled,
             Error = error,
             ProducerConfig = producerConfig,

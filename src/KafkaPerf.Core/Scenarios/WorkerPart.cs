@@ -1,10 +1,17 @@
+using System.Text.Json.Serialization;
 using KafkaPerf.Measurement;
 
 namespace KafkaPerf.Scenarios;
 
-/// <summary>One worker's share of a run that several workers ran together (<c>run --workers</c>, <c>--processes</c>).</summary>
+/// <summary>
+/// One worker's part of a run that several workers ran together (<c>run --workers</c>, <c>--processes</c>): which worker,
+/// its share, and its own <see cref="RunRecord"/>. The figures below are views of that record (written flat into the
+/// result's JSON, and read back into a record).
+/// </summary>
 public sealed record WorkerPart
 {
+    private readonly string? _error;
+
     /// <summary>The worker's name (by default host/process).</summary>
     public required string Worker { get; init; }
 
@@ -23,33 +30,59 @@ public sealed record WorkerPart
     /// <summary>The records it was to send (its share).</summary>
     public long Records { get; init; }
 
-    /// <summary>Its producers.</summary>
-    public int Producers { get; init; }
+    /// <summary>Its producers: its run's, or its share's when it sent nothing back.</summary>
+    public int Producers
+    {
+        get => Run?.Producers ?? _producers;
+        init => _producers = value;
+    }
+
+    private readonly int _producers = 1;
+
+    /// <summary>What it measured; <see langword="null"/> when it sent nothing back (it died, or stopped answering).</summary>
+    [JsonIgnore]
+    public RunRecord? Run { get; init; }
 
     /// <summary>Records it sent.</summary>
-    public long Sent { get; init; }
+    public long Sent { get => Run?.Sent ?? 0; init => Run = Measured with { Sent = value }; }
 
     /// <summary>Records it saw acknowledged.</summary>
-    public long Delivered { get; init; }
+    public long Delivered { get => Run?.Delivered ?? 0; init => Run = Measured with { Delivered = value }; }
 
     /// <summary>Records its consumers received.</summary>
-    public long Received { get; init; }
+    public long Received { get => Run?.Received ?? 0; init => Run = Measured with { Received = value }; }
 
-    /// <summary>Keys it missed.</summary>
-    public long Lost { get; init; }
+    /// <summary>Keys it missed; all of its share when it sent nothing back.</summary>
+    public long Lost { get => Run?.Lost ?? Records; init => Run = Measured with { Lost = value }; }
 
     /// <summary>Keys it saw more than once.</summary>
-    public long Duplicates { get; init; }
+    public long Duplicates { get => Run?.Duplicates ?? 0; init => Run = Measured with { Duplicates = value }; }
 
     /// <summary>Its timed section, in seconds (NaN when it failed).</summary>
-    public double ElapsedSeconds { get; init; } = double.NaN;
+    public double ElapsedSeconds
+    {
+        get => Run is { Succeeded: true } run ? run.ElapsedSeconds : double.NaN;
+        init => Run = Measured with { ElapsedSeconds = value };
+    }
 
     /// <summary>The rate it reached (rate runs).</summary>
-    public double? AchievedRate { get; init; }
+    public double? AchievedRate { get => Run?.AchievedRate; init => Run = Measured with { AchievedRate = value }; }
 
     /// <summary>Its main latency: response time at a rate, send→ack or produce→consume in a burst; on its own clock.</summary>
-    public LatencySummary? Latency { get; init; }
+    public LatencySummary? Latency
+    {
+        get => Run is not { } run ? null
+            : (run.ResponseTimeHistogram ?? run.LatencyHistogram) is { TotalCount: > 0 } h ? LatencySummary.From(h, unitsPerMicrosecond: 1000)
+            : run.ResponseTime ?? run.Latency;
+        init => Run = Measured with { Latency = value };
+    }
 
-    /// <summary>Why its share failed; <see langword="null"/> when it succeeded.</summary>
-    public string? Error { get; init; }
+    /// <summary>Why its part failed: why it sent nothing back, or its run's error; <see langword="null"/> when it succeeded.</summary>
+    public string? Error
+    {
+        get => _error ?? (Run is { Succeeded: false } run ? run.Error ?? run.VerificationError : null);
+        init => _error = value;
+    }
+
+    private RunRecord Measured => Run ?? new RunRecord { MessageCount = Records, Producers = _producers };
 }

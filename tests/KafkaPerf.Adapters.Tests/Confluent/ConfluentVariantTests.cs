@@ -32,7 +32,7 @@ public sealed class ConfluentVariantTests(BrokerFixture fixture)
 
             Assert.Null(m.Error);
             Assert.Equal(Count, m.Delivered);
-            Assert.Equal(Count, m.Latency!.TotalCount);
+            Assert.Equal(Count, m.LatencyHistogram!.TotalCount);
             var (verifier, mismatches) = ReadBack(topic, Count, payload);
             Assert.True(verifier.IsComplete, $"{verifier.Distinct} of {Count} keys, {verifier.Unexpected} unexpected");
             Assert.Equal(0, verifier.Duplicates);

@@ -9,11 +9,11 @@ namespace KafkaPerf.Adapters.Tests.Workers;
 public class MeasurementMergeTests
 {
     /// <summary>Three workers' measurements of random latencies, and one histogram of every value they recorded.</summary>
-    private static (List<RunMeasurement> Parts, LongHistogram Whole) ThreeWorkers()
+    private static (List<RunRecord> Parts, LongHistogram Whole) ThreeWorkers()
     {
         var random = new Random(11);
         var whole = Histograms.Create();
-        var parts = new List<RunMeasurement>();
+        var parts = new List<RunRecord>();
         for (int w = 0; w < 3; w++)
         {
             var response = Histograms.Create();
@@ -37,9 +37,9 @@ public class MeasurementMergeTests
                     EncodedHistograms = new Dictionary<string, byte[]> { ["response"] = HistogramCodec.Encode(interval) },
                 });
             }
-            parts.Add(new RunMeasurement
+            parts.Add(new RunRecord
             {
-                ElapsedSeconds = 2 + w, Sent = count, Delivered = count, Latency = response, ResponseTime = response,
+                ElapsedSeconds = 2 + w, Sent = count, Delivered = count, LatencyHistogram = response, ResponseTimeHistogram = response,
                 AchievedRate = count / 2.0, OfferedRate = count / 2.0, Producers = 1, Intervals = intervals,
                 CountersPerMessage = new Dictionary<string, double> { ["jni"] = w + 1 },
             });
@@ -52,7 +52,7 @@ public class MeasurementMergeTests
     {
         var (parts, whole) = ThreeWorkers();
 
-        var merged = MeasurementMerge.Merge([.. parts.Select((m, i) => new WorkerOutcome($"w{i}", i, "host", 100 + i, m.Sent, 1, m))]);
+        var merged = MeasurementMerge.Merge([.. parts.Select((m, i) => new WorkerPart { Worker = $"w{i}", Index = i, Host = "host", ProcessId = 100 + i, Records = m.Sent, Producers = 1, Run = m })]);
 
         Assert.True(merged.Succeeded);
         Assert.Equal(parts.Sum(p => p.Sent), merged.Sent);
@@ -60,9 +60,9 @@ public class MeasurementMergeTests
         Assert.Equal(parts.Sum(p => p.AchievedRate!.Value), merged.AchievedRate);
         Assert.Equal(4, merged.ElapsedSeconds);
         Assert.Equal(3, merged.Producers);
-        Assert.Equal(whole.TotalCount, merged.ResponseTime!.TotalCount);
+        Assert.Equal(whole.TotalCount, merged.ResponseTimeHistogram!.TotalCount);
         foreach (var percentile in new[] { 0.0, 50, 90, 99, 99.9, 100 })
-            Assert.Equal(whole.GetValueAtPercentile(percentile), merged.ResponseTime.GetValueAtPercentile(percentile));
+            Assert.Equal(whole.GetValueAtPercentile(percentile), merged.ResponseTimeHistogram.GetValueAtPercentile(percentile));
         // Weighted by records: (1×5000 + 2×6000 + 3×7000) / 18000.
         Assert.Equal(38_000.0 / 18_000, merged.CountersPerMessage!["jni"], 9);
         Assert.Equal(3, merged.Workers!.Count);
@@ -74,7 +74,7 @@ public class MeasurementMergeTests
     {
         var (parts, whole) = ThreeWorkers();
 
-        var merged = MeasurementMerge.Merge([.. parts.Select((m, i) => new WorkerOutcome($"w{i}", i, null, null, m.Sent, 1, m))]);
+        var merged = MeasurementMerge.Merge([.. parts.Select((m, i) => new WorkerPart { Worker = $"w{i}", Index = i, Host = null, ProcessId = null, Records = m.Sent, Producers = 1, Run = m })]);
 
         Assert.Equal(2, merged.Intervals!.Count);
         Assert.Equal(whole.TotalCount, merged.Intervals.Sum(i => i.ResponseTime!.Count));
@@ -90,9 +90,9 @@ public class MeasurementMergeTests
 
         var merged = MeasurementMerge.Merge(
         [
-            new WorkerOutcome("w0", 0, null, null, parts[0].Sent, 1, parts[0]),
-            new WorkerOutcome("w1", 1, null, null, 6_000, 1, null, "stopped answering during run 3"),
-            new WorkerOutcome("w2", 2, null, null, parts[2].Sent, 1, parts[2]),
+            new WorkerPart { Worker = "w0", Index = 0, Host = null, ProcessId = null, Records = parts[0].Sent, Producers = 1, Run = parts[0] },
+            new WorkerPart { Worker = "w1", Index = 1, Host = null, ProcessId = null, Records = 6_000, Producers = 1, Run = null, Error = "stopped answering during run 3" },
+            new WorkerPart { Worker = "w2", Index = 2, Host = null, ProcessId = null, Records = parts[2].Sent, Producers = 1, Run = parts[2] },
         ]);
 
         Assert.False(merged.Succeeded);
@@ -114,8 +114,8 @@ public class MeasurementMergeTests
         Assert.Equal(original.Sent, copy.Sent);
         Assert.True(double.IsNaN(copy.ElapsedSeconds));
         Assert.Equal("x", copy.Error);
-        Assert.Equal(original.ResponseTime!.TotalCount, copy.ResponseTime!.TotalCount);
-        Assert.Equal(original.ResponseTime.GetValueAtPercentile(99.9), copy.ResponseTime.GetValueAtPercentile(99.9));
+        Assert.Equal(original.ResponseTimeHistogram!.TotalCount, copy.ResponseTimeHistogram!.TotalCount);
+        Assert.Equal(original.ResponseTimeHistogram.GetValueAtPercentile(99.9), copy.ResponseTimeHistogram.GetValueAtPercentile(99.9));
         Assert.Equal(original.Intervals!.Count, copy.Intervals!.Count);
         Assert.Equal(original.Intervals[1].EncodedHistograms!["response"], copy.Intervals[1].EncodedHistograms!["response"]);
         Assert.Equal(original.CountersPerMessage, copy.CountersPerMessage);

@@ -67,7 +67,7 @@ internal static class ReportSamples
                     ElapsedSeconds = failed ? double.NaN : seconds,
                     MessagesPerSecond = failed ? double.NaN : rate,
                     MegabytesPerSecond = failed ? double.NaN : rate * cell.PayloadBytes / 1e6,
-                    Sent = cell.MessageCount, Delivered = cell.MessageCount, Lost = 0, Duplicates = 0, Succeeded = !failed,
+                    Sent = cell.MessageCount, Delivered = cell.MessageCount, Lost = 0, Duplicates = 0,
                     Error = failed ? "produce: timed out" : null,
                     Latency = histogram is null ? null : LatencySummary.From(histogram, 1_000),
                     LatencyHistogram = histogram,

@@ -156,7 +156,7 @@ public class RateSearchTests
             {
                 Sequence = sequence, Client = "model", Scenario = ScenarioKind.Produce, MessageCount = 1_000, PayloadBytes = 100,
                 Variant = "default", Repetition = 1, IsWarmup = false, Topic = $"model-{sequence}", ElapsedSeconds = 1,
-                MessagesPerSecond = Math.Min(rate, capacity), MegabytesPerSecond = 0, Lost = 0, Duplicates = 0, Succeeded = true,
+                MessagesPerSecond = Math.Min(rate, capacity), MegabytesPerSecond = 0, Lost = 0, Duplicates = 0,
                 AchievedRate = Math.Min(rate, capacity), ResponseTimeHistogram = histogram,
             },
         ];

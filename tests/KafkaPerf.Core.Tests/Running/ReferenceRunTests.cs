@@ -41,10 +41,10 @@ public class ReferenceRunTests
 
         public ValueTask DeleteTopicAsync(string topic, CancellationToken cancellationToken) => topics.DeleteTopicAsync(topic, cancellationToken);
 
-        public RunMeasurement Run(ScenarioKind scenario, ScenarioContext context, CancellationToken cancellationToken)
+        public RunRecord Run(ScenarioKind scenario, ScenarioContext context, CancellationToken cancellationToken)
         {
             runs.Add((scenario, context.Topic, context.MessageCount, context.Payload.Length));
-            return new RunMeasurement { ElapsedSeconds = 0.01, Sent = context.MessageCount, Delivered = context.MessageCount };
+            return new RunRecord { ElapsedSeconds = 0.01, Sent = context.MessageCount, Delivered = context.MessageCount };
         }
 
         public ValueTask DisposeAsync() => topics.DisposeAsync();

@@ -39,6 +39,6 @@ public class ProduceScenarioTests
         Assert.True(m.Succeeded, m.Error);
         Assert.Equal(messages, m.Delivered);
         Assert.Equal(stride, m.LatencySampleStride);
-        Assert.Equal(timed, m.Latency!.TotalCount);
+        Assert.Equal(timed, m.LatencyHistogram!.TotalCount);
     }
 }

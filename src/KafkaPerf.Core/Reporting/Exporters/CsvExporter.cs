@@ -1,4 +1,5 @@
 using System.Globalization;
+using KafkaPerf.Scenarios;
 
 namespace KafkaPerf.Reporting.Exporters;
 

@@ -20,7 +20,7 @@ namespace KafkaPerf.Scenarios.Load;
 /// and the send delay between the two - for produce at the acknowledgement, for roundtrip at the arrival. A burst has
 /// no due time: its latency is the service time.</para>
 /// </remarks>
-public sealed class LoadScenario
+public sealed class LoadScenario : IScenario
 {
     private const int CancellationCheckMask = (1 << 10) - 1;
     // The schedule starts a little after every producer is ready, so that none is late for record 0.
@@ -52,7 +52,7 @@ public sealed class LoadScenario
     /// <param name="cancellationToken">Cancels the run.</param>
     /// <returns>What was measured.</returns>
     /// <exception cref="OperationCanceledException">The token was cancelled.</exception>
-    public RunMeasurement Run(ScenarioContext context, CancellationToken cancellationToken)
+    public RunRecord Run(ScenarioContext context, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(context);
         if (context.Load is not null && Kind == ScenarioKind.Consume)
@@ -94,11 +94,11 @@ public sealed class LoadScenario
 
         private CancellationToken Token => _stop.Token;
 
-        public RunMeasurement Execute()
+        public RunRecord Execute()
         {
             long total = _schedule.TotalRecords;
             string? error = Kind == ScenarioKind.Consume ? Fill() : null;
-            if (error is not null) return new RunMeasurement { Sent = total, Lost = total, Error = error, Producers = _context.Producers, Consumers = _context.Consumers };
+            if (error is not null) return new RunRecord { Sent = total, Lost = total, Error = error, Producers = _context.Producers, Consumers = _context.Consumers };
 
             if (Kind != ScenarioKind.Produce)
             {
@@ -249,7 +249,7 @@ public sealed class LoadScenario
             }
         }
 
-        private RunMeasurement Measure(string? error, DateTimeOffset startedAtUtc, IReadOnlyDictionary<string, double>? perMessage, RunResources resources)
+        private RunRecord Measure(string? error, DateTimeOffset startedAtUtc, IReadOnlyDictionary<string, double>? perMessage, RunResources resources)
         {
             long total = _schedule.TotalRecords;
             long measured = _schedule.MeasuredRecords;
@@ -270,7 +270,7 @@ public sealed class LoadScenario
             }
             long delivered = _producers.Sum(w => w.Sink.Acknowledged);
             var verifier = _verifier;
-            return new RunMeasurement
+            return new RunRecord
             {
                 ElapsedSeconds = elapsed,
                 Sent = Kind == ScenarioKind.Consume ? total : _producers.Sum(w => w.Sent.Value),
@@ -282,10 +282,10 @@ public sealed class LoadScenario
                 Error = error,
                 OfferedRate = _schedule.Load?.RecordsPerSecond,
                 AchievedRate = achieved,
-                ResponseTime = _schedule.IsRate && _sampler.ResponseTotal.TotalCount > 0 ? _sampler.ResponseTotal : null,
-                ServiceTime = _sampler.ServiceTotal.TotalCount > 0 ? _sampler.ServiceTotal : null,
-                SendDelay = _schedule.IsRate && _sampler.SendDelayTotal.TotalCount > 0 ? _sampler.SendDelayTotal : null,
-                Latency = _schedule.IsRate ? (_sampler.ResponseTotal.TotalCount > 0 ? _sampler.ResponseTotal : null) : (_sampler.ServiceTotal.TotalCount > 0 ? _sampler.ServiceTotal : null),
+                ResponseTimeHistogram = _schedule.IsRate && _sampler.ResponseTotal.TotalCount > 0 ? _sampler.ResponseTotal : null,
+                ServiceTimeHistogram = _sampler.ServiceTotal.TotalCount > 0 ? _sampler.ServiceTotal : null,
+                SendDelayHistogram = _schedule.IsRate && _sampler.SendDelayTotal.TotalCount > 0 ? _sampler.SendDelayTotal : null,
+                LatencyHistogram = _schedule.IsRate ? (_sampler.ResponseTotal.TotalCount > 0 ? _sampler.ResponseTotal : null) : (_sampler.ServiceTotal.TotalCount > 0 ? _sampler.ServiceTotal : null),
                 LatencySampleStride = _schedule.SampleStride,
                 Intervals = _sampler.Intervals,
                 StartedAtUtc = startedAtUtc,
@@ -301,7 +301,7 @@ public sealed class LoadScenario
             };
         }
 
-        private RunMeasurement Failed(string error) => new()
+        private RunRecord Failed(string error) => new()
         {
             ElapsedSeconds = double.NaN,
             Sent = _producers.Sum(w => w.Sent.Value),
