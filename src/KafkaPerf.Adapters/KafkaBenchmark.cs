@@ -205,24 +205,10 @@ public sealed class KafkaBenchmarkBuilder
             if (_rates.Count > 0) _plan.Rates([.. _rates.Distinct()]).Duration(_duration!.Value);
         }
         var plan = _plan.Build();
-        var registry = new ClientRegistry(_factories.Values);
-        var findings = new BenchmarkRunner(registry, new ClientConnection("checked-later")).Validate(plan);
-        if (findings.Count > 0) throw new PlanValidationException(findings);
-
-        ConnectedBroker? broker = null;
-        try
+        var session = new BenchmarkSession(plan, new ClientRegistry(_factories.Values), _source);
+        await using (session.ConfigureAwait(false))
         {
-            ClientConnection connection = ClientConnection.None;
-            if (plan.Clients.Any(name => registry.Get(name).RequiresBroker))
-            {
-                broker = await ConnectedBroker.ConnectAsync(_source, log: null, cancellationToken).ConfigureAwait(false);
-                connection = broker.Connection;
-            }
-            return await new BenchmarkRunner(registry, connection).RunAsync(plan, _progress, cancellationToken).ConfigureAwait(false);
-        }
-        finally
-        {
-            if (broker is not null) await broker.DisposeAsync().ConfigureAwait(false);
+            return await session.RunAsync(_progress, cancellationToken).ConfigureAwait(false);
         }
     }
 

@@ -23,7 +23,7 @@ public class KafkaBrokerFixture : IAsyncLifetime
     /// <c>testcontainers:IMAGE</c>.</summary>
     public const string BrokerVariable = "KAFKAPERF_BROKER";
 
-    private ConnectedBroker? _broker;
+    private IBrokerLease? _broker;
 
     /// <summary>Where clients connect; set once the fixture has started.</summary>
     public ClientConnection Connection { get; private set; } = ClientConnection.None;
@@ -50,7 +50,7 @@ public class KafkaBrokerFixture : IAsyncLifetime
     /// <inheritdoc />
     public virtual async ValueTask InitializeAsync()
     {
-        _broker = await ConnectedBroker.ConnectAsync(Source, log: null, TestContext.Current.CancellationToken);
+        _broker = await Source.ConnectAsync(log: null, TestContext.Current.CancellationToken);
         Connection = _broker.Connection;
     }
 
@@ -59,9 +59,12 @@ public class KafkaBrokerFixture : IAsyncLifetime
     /// <param name="clients">The clients the plan names.</param>
     /// <param name="cancellationToken">Stops the runs; the test context's token when omitted.</param>
     /// <returns>The result, for <see cref="PerformanceAssert"/>.</returns>
-    public Task<BenchmarkResult> RunAsync(BenchmarkPlan plan, IEnumerable<IBenchClientFactory> clients, CancellationToken cancellationToken = default) =>
-        new BenchmarkRunner(new ClientRegistry(clients), Connection)
-            .RunAsync(plan, cancellationToken: cancellationToken.CanBeCanceled ? cancellationToken : TestContext.Current.CancellationToken).AsTask();
+    public async Task<BenchmarkResult> RunAsync(BenchmarkPlan plan, IEnumerable<IBenchClientFactory> clients, CancellationToken cancellationToken = default)
+    {
+        // The fixture's broker outlives the session: the session is given the connection, and stops nothing.
+        await using var session = new BenchmarkSession(plan, new ClientRegistry(clients), BrokerSources.Connected(Connection));
+        return await session.RunAsync(cancellationToken: cancellationToken.CanBeCanceled ? cancellationToken : TestContext.Current.CancellationToken);
+    }
 
     /// <inheritdoc />
     public virtual async ValueTask DisposeAsync()

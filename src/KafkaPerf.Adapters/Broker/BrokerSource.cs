@@ -1,14 +1,22 @@
 using KafkaPerf.Clients;
+using KafkaPerf.Running;
 
 namespace KafkaPerf.Adapters.Broker;
 
 /// <summary>Where a plan's broker comes from: KafkaPerf's embedded broker (the default), a broker in a container
 /// (Testcontainers), or an existing cluster.</summary>
-public abstract record BrokerSource
+public abstract record BrokerSource : IBrokerSource
 {
     private protected BrokerSource()
     {
     }
+
+    /// <inheritdoc />
+    public virtual int? KnownBrokers => null;
+
+    /// <inheritdoc />
+    public async Task<IBrokerLease> ConnectAsync(TextWriter? log, CancellationToken cancellationToken) =>
+        await ConnectedBroker.ConnectAsync(this, log, cancellationToken).ConfigureAwait(false);
 
     /// <summary>The embedded KRaft broker, started as a child JVM.</summary>
     /// <param name="options">Heap, Kafka distribution, Java; defaults when omitted.</param>
@@ -49,11 +57,19 @@ public abstract record BrokerSource
 
     /// <summary>The embedded broker.</summary>
     /// <param name="Options">Its options.</param>
-    public sealed record EmbeddedBroker(EmbeddedKafkaBrokerOptions Options) : BrokerSource;
+    public sealed record EmbeddedBroker(EmbeddedKafkaBrokerOptions Options) : BrokerSource
+    {
+        /// <inheritdoc />
+        public override int? KnownBrokers => Options.Brokers;
+    }
 
     /// <summary>A broker in a container.</summary>
     /// <param name="Image">The image.</param>
-    public sealed record ContainerBroker(string Image) : BrokerSource;
+    public sealed record ContainerBroker(string Image) : BrokerSource
+    {
+        /// <inheritdoc />
+        public override int? KnownBrokers => 1;
+    }
 
     /// <summary>An existing cluster.</summary>
     /// <param name="BootstrapServers"><c>host:port,…</c>.</param>

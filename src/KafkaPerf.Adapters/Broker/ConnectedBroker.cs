@@ -1,5 +1,6 @@
 using KafkaPerf.Adapters.Confluent;
 using KafkaPerf.Clients;
+using KafkaPerf.Running;
 
 namespace KafkaPerf.Adapters.Broker;
 
@@ -8,7 +9,7 @@ namespace KafkaPerf.Adapters.Broker;
 /// nothing for an existing cluster). <see cref="ConnectAsync"/> is the one way in for the CLI, the fluent API and the
 /// test fixture.
 /// </summary>
-public sealed class ConnectedBroker : IAsyncDisposable
+public sealed class ConnectedBroker : IBrokerLease
 {
     /// <summary>How long an existing cluster, or a container's published port, may take to answer a metadata request.</summary>
     public static readonly TimeSpan ProbeTimeout = TimeSpan.FromSeconds(30);

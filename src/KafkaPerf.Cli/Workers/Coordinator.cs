@@ -105,13 +105,13 @@ internal sealed class Coordinator : IRemoteRuns, IAsyncDisposable
     private bool IsSilent(string worker) => !_heard.TryGetValue(worker, out var at) || Stopwatch.GetElapsedTime(at) > _stall;
 
     /// <summary>Waits for <paramref name="expect"/> idle workers, sends them the plan and waits until each has its clients.</summary>
-    /// <param name="arguments">The plan's <c>run</c> arguments.</param>
+    /// <param name="plan">The plan as a document (<see cref="Plans.PlanDocument"/>).</param>
     /// <param name="expect">Workers to run the plan.</param>
     /// <param name="joinTimeout">How long the workers may take to join and start their clients.</param>
     /// <param name="stall">How long a silent party is waited for during the plan.</param>
     /// <param name="cancellationToken">Stops the wait.</param>
     /// <exception cref="WorkersUnavailableException">Too few workers joined, or one cannot run the plan.</exception>
-    public async Task JoinAsync(string[] arguments, int expect, TimeSpan joinTimeout, TimeSpan stall, CancellationToken cancellationToken)
+    public async Task JoinAsync(string plan, int expect, TimeSpan joinTimeout, TimeSpan stall, CancellationToken cancellationToken)
     {
         _stall = stall;
         long began = Stopwatch.GetTimestamp();
@@ -135,7 +135,7 @@ internal sealed class Coordinator : IRemoteRuns, IAsyncDisposable
             await Task.Delay(100, cancellationToken);
         }
         _workers = [.. idle.Take(expect)];
-        Send(new WorkerMessage { Type = WorkerMessage.PlanType, From = _id, Plan = _planId, Arguments = arguments, Workers = [.. _workers], StallSeconds = stall.TotalSeconds });
+        Send(new WorkerMessage { Type = WorkerMessage.PlanType, From = _id, Plan = _planId, PlanDocument = plan, Workers = [.. _workers], StallSeconds = stall.TotalSeconds });
         _planSent = true;
         var waiting = new HashSet<string>(_workers, StringComparer.Ordinal);
         var problems = new List<string>();

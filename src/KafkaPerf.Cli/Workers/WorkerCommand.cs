@@ -17,7 +17,7 @@ namespace KafkaPerf.Cli.Workers;
 /// (or <c>--processes</c>) anywhere sends it, until Ctrl+C or SIGTERM. Between plans it waits; a coordinator that goes
 /// silent for the plan's stall timeout is given up on, and the worker waits again.
 /// </summary>
-internal sealed class WorkerCommand(ClientRegistry registry, RunCommand runCommand, Shutdown shutdown)
+internal sealed class WorkerCommand(ClientRegistry registry, Shutdown shutdown)
 {
     /// <summary>How often a worker says it is there.</summary>
     public static readonly TimeSpan HelloInterval = TimeSpan.FromSeconds(1);
@@ -47,6 +47,8 @@ internal sealed class WorkerCommand(ClientRegistry registry, RunCommand runComma
         try
         {
             if (WorkerBus.CheckGroupName(group) is { } bad) throw new PlanValidationException($"{bad}: e.g. --group bench-1.");
+            if (!Commands.BrokerOptions.IsBootstrapList(bootstrap))
+                throw new PlanValidationException($"--bootstrap '{bootstrap}' is not host:port[,host:port…]: give the address of a broker of the cluster the workers meet on, e.g. --bootstrap localhost:9092.");
             if (parse.GetValue(Plans) is < 1) throw new PlanValidationException($"--plans {parse.GetValue(Plans)} is out of range: give 1 or more, or leave it out to run until stopped.");
             security = SecurityOptions.Read(parse, embedded: false);
         }
@@ -72,7 +74,7 @@ internal sealed class WorkerCommand(ClientRegistry registry, RunCommand runComma
         using (bus)
         {
             Console.Error.WriteLine($"kafkaperf worker {name}: joined group '{group}' on {bootstrap} ({WorkerMessage.ToolVersion}); waiting for plans (Ctrl+C ends it).");
-            using var worker = new Worker(registry, runCommand, bus, name, new ClientConnection(bootstrap) { Security = security, BrokerName = "the Kafka cluster" });
+            using var worker = new Worker(registry, bus, name, new ClientConnection(bootstrap) { Security = security, BrokerName = "the Kafka cluster" });
             try
             {
                 await worker.RunAsync(parent, parse.GetValue(Plans), cancellationToken);
@@ -87,9 +89,9 @@ internal sealed class WorkerCommand(ClientRegistry registry, RunCommand runComma
     }
 
     /// <summary>The worker's state: the plan it is in, its clients, the run it is running.</summary>
-    private sealed class Worker(ClientRegistry registry, RunCommand runCommand, WorkerBus bus, string name, ClientConnection connection) : IDisposable
+    private sealed class Worker(ClientRegistry registry, WorkerBus bus, string name, ClientConnection connection) : IDisposable
     {
-        private readonly Dictionary<string, IBenchClient> _clients = new(StringComparer.OrdinalIgnoreCase);
+        private BenchmarkSession? _session;
         private string? _planId;
         private string? _coordinator;
         private BenchmarkPlan? _plan;
@@ -101,7 +103,6 @@ internal sealed class WorkerCommand(ClientRegistry registry, RunCommand runComma
         private CancellationTokenSource? _planCancel;
         private TaskCompletionSource<long>? _start;
         private int _runSequence;
-        private readonly Dictionary<int, byte[]> _payloads = [];
 
         public async Task RunAsync(int? parent, int? plans, CancellationToken cancellationToken)
         {
@@ -156,21 +157,18 @@ internal sealed class WorkerCommand(ClientRegistry registry, RunCommand runComma
             _stall = TimeSpan.FromSeconds(message.StallSeconds > 0 ? message.StallSeconds : 30);
             _planCancel = new CancellationTokenSource();
             var planId = message.Plan;
-            Console.Error.WriteLine($"kafkaperf worker {name}: plan {planId} from {message.From}: run {string.Join(' ', message.Arguments ?? [])}");
             // Clients start now, before anything is timed (a JVM takes seconds); hellos go on meanwhile.
-            _setup = Task.Run(() =>
+            _setup = Task.Run(async () =>
             {
                 string? error = null;
                 try
                 {
-                    _plan = runCommand.ParsePlan(message.Arguments ?? []);
+                    _plan = PlanDocument.Parse(message.PlanDocument ?? throw new PlanValidationException("the coordinator sent no plan"), $"plan {planId} from {message.From}");
+                    Console.Error.WriteLine($"kafkaperf worker {name}: plan {planId} from {message.From}: {string.Join(',', _plan.Clients)}, {_plan.TotalRuns} runs");
                     _cells = [.. _plan.Cells()];
-                    foreach (var client in _plan.Clients)
-                    {
-                        if (!registry.TryGet(client, out var factory)) throw new PlanValidationException(registry.UnknownClientMessage(client));
-                        if (factory.CheckAvailability() is { } missing) throw new PlanValidationException($"client '{client}' cannot run here: {missing}");
-                        _clients[client] = factory.Create(connection with { StallTimeout = _plan.StallTimeout });
-                    }
+                    _session = new BenchmarkSession(_plan, registry, BrokerSources.Connected(connection with { StallTimeout = _plan.StallTimeout }),
+                        new SessionOptions { Log = new PrefixedWriter(Console.Error, $"kafkaperf worker {name}: ") });
+                    await _session.CreateShareClientsAsync(_planCancel.Token);
                 }
                 catch (Exception ex) when (ex is not OutOfMemoryException)
                 {
@@ -200,17 +198,11 @@ internal sealed class WorkerCommand(ClientRegistry registry, RunCommand runComma
                 {
                     if (_setup is { } setup) await setup;
                     var plan = _plan ?? throw new InvalidOperationException("the plan could not be read");
+                    var session = _session ?? throw new InvalidOperationException("the plan's clients could not be created");
                     var cell = WorkerShares.Of(_cells![message.Cell], index, count);
-                    var client = _clients[message.Client!];
-                    if (!_payloads.TryGetValue(cell.PayloadBytes, out var payload))
-                    {
-                        ReadOnlyMemory<byte> file = plan.Payload == PayloadKind.File ? await File.ReadAllBytesAsync(plan.PayloadFile!, token) : default;
-                        _payloads[cell.PayloadBytes] = payload = PayloadFactory.Create(plan.Payload, cell.PayloadBytes, plan.Seed, file);
-                    }
                     var run = new RunDescriptor(message.Sequence, plan.TotalRuns, cell, message.Client!, message.Repetition, $"{message.Topic}.w{index}");
-                    var runner = new BenchmarkRunner(registry, connection with { StallTimeout = plan.StallTimeout });
                     Trace($"run {message.Sequence}: {message.Client}, share {index + 1} of {count}, topic {run.Topic}");
-                    var measurement = await runner.RunShareAsync(plan, run, client, payload, async ct =>
+                    var measurement = await session.RunShareAsync(run, async ct =>
                     {
                         Send(new WorkerMessage { Type = WorkerMessage.Ready, From = name, Plan = planId, Sequence = message.Sequence });
                         Trace($"run {message.Sequence}: topic created, ready");
@@ -218,13 +210,13 @@ internal sealed class WorkerCommand(ClientRegistry registry, RunCommand runComma
                         var wait = DateTimeOffset.FromUnixTimeMilliseconds(at) - DateTimeOffset.UtcNow;
                         if (wait > TimeSpan.Zero) await Task.Delay(wait, ct);
                         Trace($"run {message.Sequence}: started");
-                    }, NullProgress.Instance, token);
+                    }, token);
                     Trace($"run {message.Sequence}: done{(measurement?.Error is { } e ? $" ({e})" : string.Empty)}");
                     result = new WorkerMessage
                     {
                         Type = WorkerMessage.Result, From = name, Plan = planId, Sequence = message.Sequence,
                         Measurement = measurement is null ? null : MeasurementWire.Serialize(measurement),
-                        Info = Describe(client),
+                        Info = session.DescribeShareClient(message.Client!),
                         Error = measurement is null ? "nothing was measured" : null,
                     };
                 }
@@ -241,12 +233,6 @@ internal sealed class WorkerCommand(ClientRegistry registry, RunCommand runComma
             }, CancellationToken.None);
         }
 
-        private static ClientInfo Describe(IBenchClient client) => new()
-        {
-            Name = client.Name, LibraryVersion = client.LibraryVersion, Capabilities = client.Capabilities,
-            Details = client.Details.Count > 0 ? client.Details : null,
-        };
-
         private async Task EndPlanAsync()
         {
             _planCancel?.Cancel();
@@ -255,16 +241,9 @@ internal sealed class WorkerCommand(ClientRegistry registry, RunCommand runComma
                 if (task is null) continue;
                 await Task.WhenAny(task, Task.Delay(TimeSpan.FromSeconds(5)));
             }
-            foreach (var client in _clients.Values)
-            {
-                var dispose = Task.Run(async () => await client.DisposeAsync());
-                if (await Task.WhenAny(dispose, Task.Delay(TimeSpan.FromSeconds(5))) != dispose)
-                    Console.Error.WriteLine($"kafkaperf worker {name}: client '{client.Name}' did not close within 5 s.");
-            }
-            _clients.Clear();
-            _payloads.Clear();
+            if (_session is not null) await _session.DisposeAsync();
             _planCancel?.Dispose();
-            (_planId, _coordinator, _plan, _cells, _setup, _run, _planCancel, _start) = (null, null, null, null, null, null, null, null);
+            (_planId, _coordinator, _plan, _cells, _setup, _run, _planCancel, _start, _session) = (null, null, null, null, null, null, null, null, null);
         }
 
         public void Dispose() => _planCancel?.Dispose();

@@ -54,8 +54,9 @@ internal sealed record WorkerMessage
     /// <summary>A worker's plan, when it is in one (hello): busy workers are not chosen.</summary>
     public string? Busy { get; init; }
 
-    /// <summary>The plan's <c>run</c> arguments (plan).</summary>
-    public string[]? Arguments { get; init; }
+    /// <summary>The plan as a document, <see cref="Plans.PlanDocument"/> (plan): the same file <c>run --plan</c> reads,
+    /// without a secret.</summary>
+    public string? PlanDocument { get; init; }
 
     /// <summary>The workers chosen, in share order (plan, prepare).</summary>
     public string[]? Workers { get; init; }

@@ -44,7 +44,9 @@ public sealed record ClientSettings
     /// <summary>Consumers per client in a run, in one group (a property of the run); one when unset.</summary>
     public int? Consumers { get; init; }
 
-    /// <summary>Client-specific <c>key=value</c> settings passed through unchanged, after the common knobs.</summary>
+    /// <summary>Client-specific <c>key=value</c> settings passed through unchanged, after the common knobs; written with
+    /// every secret's value hidden (<see cref="MaskedSettingsJson"/>).</summary>
+    [System.Text.Json.Serialization.JsonConverter(typeof(MaskedSettingsJson))]
     public IReadOnlyDictionary<string, string> Overrides { get; init; } = EmptyOverrides;
 
     private static readonly IReadOnlyDictionary<string, string> EmptyOverrides = new Dictionary<string, string>();

@@ -149,12 +149,22 @@ public sealed class KafkaSecurity
     /// <summary>Whether a configuration key holds a secret (a password, a key, a JAAS configuration).</summary>
     public static bool IsSecret(string key) => SecretParts.Any(part => key.Contains(part, StringComparison.OrdinalIgnoreCase));
 
+    /// <summary>Whether a setting holds a secret: by its key (<see cref="IsSecret"/>), or by a value that carries one
+    /// (<c>password=…</c>, <c>token=…</c> inside a JAAS or OAuth configuration under any key).</summary>
+    /// <param name="key">The setting's key.</param>
+    /// <param name="value">Its value.</param>
+    /// <returns><see langword="true"/> when it must not be shown.</returns>
+    public static bool IsSecret(string key, string? value) =>
+        IsSecret(key) || (value is not null && SecretValueParts.Any(part => value.Contains(part, StringComparison.OrdinalIgnoreCase)));
+
+    private static readonly string[] SecretValueParts = ["password=", "password =", "secret=", "secret =", "token=", "token =", "passphrase="];
+
     /// <summary>A configuration with every secret's value replaced by <see cref="Hidden"/>.</summary>
     public static Dictionary<string, string> Mask(IEnumerable<KeyValuePair<string, string>> config)
     {
         ArgumentNullException.ThrowIfNull(config);
         var masked = new Dictionary<string, string>(StringComparer.Ordinal);
-        foreach (var (key, value) in config) masked[key] = IsSecret(key) ? Hidden : value;
+        foreach (var (key, value) in config) masked[key] = IsSecret(key, value) ? Hidden : value;
         return masked;
     }
 

@@ -61,6 +61,8 @@ public sealed record BenchmarkPlan
     public required IReadOnlyList<ClientSettings> SettingsVariants { get; init; }
 
     /// <summary>Per-client <c>key=value</c> overrides, passed through unchanged to that client only.</summary>
+    /// <remarks>Written with every secret's value hidden (<see cref="MaskedClientSettingsJson"/>).</remarks>
+    [System.Text.Json.Serialization.JsonConverter(typeof(MaskedClientSettingsJson))]
     public IReadOnlyDictionary<string, IReadOnlyDictionary<string, string>> ClientOverrides { get; init; } =
         new Dictionary<string, IReadOnlyDictionary<string, string>>();
 

@@ -611,15 +611,18 @@ public sealed class BenchmarkRunner
     {
         info = info with
         {
-            ProducerConfig = info.ProducerConfig ?? m?.ProducerConfig,
-            ConsumerConfig = info.ConsumerConfig ?? m?.ConsumerConfig,
+            ProducerConfig = info.ProducerConfig ?? Masked(m?.ProducerConfig),
+            ConsumerConfig = info.ConsumerConfig ?? Masked(m?.ConsumerConfig),
         };
         if (variant is null || m is null) return info;
         var configs = new Dictionary<string, VariantConfig>(info.VariantConfigs ?? new Dictionary<string, VariantConfig>(), StringComparer.Ordinal);
         var known = configs.GetValueOrDefault(variant);
-        configs[variant] = new VariantConfig(known?.ProducerConfig ?? m.ProducerConfig, known?.ConsumerConfig ?? m.ConsumerConfig);
+        configs[variant] = new VariantConfig(known?.ProducerConfig ?? Masked(m.ProducerConfig), known?.ConsumerConfig ?? Masked(m.ConsumerConfig));
         return info with { VariantConfigs = configs };
     }
+
+    /// <summary>A client's effective configuration for the result, whatever the client did: every secret hidden.</summary>
+    private static Dictionary<string, string>? Masked(IReadOnlyDictionary<string, string>? config) => config is null ? null : KafkaSecurity.Mask(config);
 
     private IEnumerable<string> SettingsWarnings(BenchmarkPlan plan) =>
         plan.Clients.SelectMany(name => plan.SettingsVariants.SelectMany(variant => _registry.Get(name).SettingsWarnings(plan.SettingsFor(variant, name))))

@@ -462,6 +462,13 @@ public sealed class LoadScenario : IScenario
                 int step = run._producers.Count;
                 long total = schedule.TotalRecords;
                 long sent = 0;
+                // Nothing is sent before the measured section starts (the origin, a moment after every producer is ready):
+                // records sent earlier would be outside its time, and a fast client could finish before it began.
+                if (clock.GetTimestamp() < schedule.Start)
+                {
+                    if (clock is StopwatchClock) PreciseWait.Until(schedule.Start, token);
+                    else WaitOn(clock, schedule.Start, token);
+                }
                 for (long record = index; record < total; record += step)
                 {
                     if (schedule.IsTimed(record)) ring.Set(record, clock.GetTimestamp());

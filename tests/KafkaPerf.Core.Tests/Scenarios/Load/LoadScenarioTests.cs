@@ -105,6 +105,20 @@ public class LoadScenarioTests
     }
 
     [Fact]
+    public async Task Run_ShortBurstWithTwoProducers_IsTimedFromItsFirstSend()
+    {
+        // 500 records to memory take microseconds: sent before the measured section's start (a few ms after the producers
+        // are ready), they used to end before it began, and the run had no time (NaN) though it succeeded.
+        for (int i = 0; i < 5; i++)
+        {
+            var m = await RunAsync(new InMemoryClientOptions(), ScenarioKind.Produce, load: null, producers: 2, burst: 500);
+
+            Assert.True(m.Succeeded, m.Error);
+            Assert.True(double.IsFinite(m.ElapsedSeconds) && m.ElapsedSeconds > 0, $"elapsed {m.ElapsedSeconds}");
+        }
+    }
+
+    [Fact]
     public async Task Run_ConsumeWithTwoConsumers_ReadsEveryKeyOnceFromAFilledTopic()
     {
         var m = await RunAsync(new InMemoryClientOptions(), ScenarioKind.Consume, load: null, producers: 1, consumers: 2, burst: 40_000, partitions: 4);

@@ -1,0 +1,218 @@
+using System.CommandLine;
+using System.Globalization;
+using System.Numerics;
+using KafkaPerf.Clients;
+using KafkaPerf.Payloads;
+using KafkaPerf.Plans;
+using KafkaPerf.Running;
+using KafkaPerf.Scenarios;
+
+namespace KafkaPerf.Cli.Commands;
+
+/// <summary>
+/// The options of <c>run</c> and <c>find-rate</c> that make the plan (what runs: clients, cells, sweeps, topics, loads),
+/// read in one place into a validated <see cref="BenchmarkPlan"/>; or <c>--plan FILE</c>, a saved plan.
+/// </summary>
+internal static class PlanOptions
+{
+    /// <summary>The clients the main job benchmarks when none is named.</summary>
+    public const string DefaultClients = "confluent,java";
+
+    /// <summary>The measured duration of a rate run when neither --duration nor --messages is given.</summary>
+    public static readonly TimeSpan DefaultDuration = TimeSpan.FromSeconds(10);
+
+    /// <summary>The warm-up of a rate run when --warmup is not given.</summary>
+    public static readonly TimeSpan DefaultLoadWarmup = TimeSpan.FromSeconds(2);
+
+    public static readonly Option<string?> PlanFile = new("--plan") { Description = "Run a saved plan: a plan document or any result's .json file (every result embeds the plan it ran), instead of the plan's options." };
+    public static readonly Option<string> Clients = new("--clients") { Description = "Clients to compare, comma-separated; the first is the baseline.", DefaultValueFactory = _ => DefaultClients };
+    public static readonly Option<string> Scenarios = new("--scenarios") { Description = "produce, consume, roundtrip (comma-separated; at a --rate the default is produce,roundtrip).", DefaultValueFactory = _ => "produce,consume,roundtrip" };
+    // find-rate's own defaults, so that its --help says what it does: one scenario and size, one run per probe.
+    public static readonly Option<string> SearchScenarios = new("--scenarios") { Description = "produce, roundtrip (comma-separated).", DefaultValueFactory = _ => "produce" };
+    public static readonly Option<string> SearchSizes = new("--sizes") { Description = "Payload sizes in bytes, comma-separated.", DefaultValueFactory = _ => "100" };
+    public static readonly Option<int> SearchRepeat = new("--repeat") { Description = "Runs per probe (their response times merged for the goal; each must keep the rate).", DefaultValueFactory = _ => 1 };
+    public static readonly Option<string> Sizes = new("--sizes") { Description = "Payload sizes in bytes, comma-separated.", DefaultValueFactory = _ => "100,1000,10000" };
+    public static readonly Option<string> Messages = new("--messages") { Description = "Messages per run, comma-separated.", DefaultValueFactory = _ => "10000" };
+    public static readonly Option<int> Repeat = new("--repeat") { Description = "Measured runs per client and cell.", DefaultValueFactory = _ => 5 };
+    public static readonly Option<string?> Rate = new("--rate") { Description = "Send at these rates (records per second per client, over all its producers; comma-separated, 10k and 1.5M allowed) instead of bursts: latency from when each record was due. Scenarios produce and roundtrip." };
+    public static readonly Option<string?> Duration = new("--duration") { Description = $"How long the measured part of each rate run lasts (e.g. 60s, 2m; default {DefaultDuration.TotalSeconds:0}s), instead of --messages." };
+    public static readonly Option<string?> LoadWarmup = new("--warmup") { Description = $"A warm-up at the same rate before each rate run's measured part, excluded from every figure (default {DefaultLoadWarmup.TotalSeconds:0}s; 0s for none)." };
+    public static readonly Option<string?> ClusterWarmup = new("--cluster-warmup") { Description = "Before the first run, warm the cluster up for this long (e.g. 30s): rounds of produce-then-consume of the first cell's size on topics of their own, the clients in turn, excluded from every figure. A just-started cluster's first cells are otherwise slower than the same cells later (default 0s: none)." };
+    public static readonly Option<string?> Interval = new("--interval") { Description = "Length of one interval of a load run's time series (default 1s)." };
+    public static readonly Option<string?> Producers = new("--producers") { Description = "Producer instances per client, each on its own thread, sharing the records and the rate; several values sweep them." };
+    public static readonly Option<string?> Consumers = new("--consumers") { Description = "Consumers per client in one group (the topic gets at least as many partitions); several values sweep them." };
+    public static readonly Option<string?> References = new("--references") { Description = "Reference tools to run beside the clients in produce and consume cells: kcat (librdkafka's CLI), kafka-tools (Kafka's ProducerPerformance/ConsumerPerformance). A missing tool is left out with a warning." };
+    public static readonly Option<int?> ReplicationFactor = new("--replication-factor") { Description = "Replicas of each run's topic (default: the cluster's brokers, at most 3)." };
+    public static readonly Option<int?> MinInSyncReplicas = new("--min-insync-replicas") { Description = "min.insync.replicas of each run's topic (default: the broker's, 1)." };
+    public static readonly Option<string?> Acks = new("--acks") { Description = "Producer acks to sweep: 0, 1, all (comma-separated)." };
+    public static readonly Option<string?> LingerMs = new("--linger-ms") { Description = "linger.ms values to sweep." };
+    public static readonly Option<string?> BatchSize = new("--batch-size") { Description = "batch.size values (bytes) to sweep." };
+    public static readonly Option<string?> MaxInFlight = new("--max-in-flight") { Description = "Max in-flight requests per connection to sweep." };
+    public static readonly Option<string?> Compression = new("--compression") { Description = "Codecs to sweep: none, gzip, snappy, lz4, zstd." };
+    public static readonly Option<string?> SendBuffer = new("--send-buffer") { Description = "Socket send buffer sizes (bytes) to sweep." };
+    public static readonly Option<string?> ReceiveBuffer = new("--receive-buffer") { Description = "Socket receive buffer sizes (bytes) to sweep." };
+    public static readonly Option<string?> Partitions = new("--partitions") { Description = "Partitions per topic to sweep (default 1)." };
+    public static readonly Option<string?> FetchMinBytes = new("--fetch-min-bytes") { Description = "Consumer fetch.min.bytes values to sweep." };
+    public static readonly Option<string[]> Overrides = new("-X") { Description = "A client's own setting, client:key=value (repeatable), applied after the common ones." };
+    public static readonly Option<string> TopicPrefix = new("--topic-prefix") { Description = "Prefix of every run's topic.", DefaultValueFactory = _ => BenchmarkPlan.DefaultTopicPrefix };
+    public static readonly Option<bool> KeepTopics = new("--keep-topics") { Description = "Keep each run's topic instead of deleting it." };
+    public static readonly Option<string> Payload = new("--payload") { Description = "What payloads look like: random (incompressible), access-log (web-server log lines, compressible) or file:PATH.", DefaultValueFactory = _ => "random" };
+    public static readonly Option<bool> UsePrefetch = new("--use-prefetch") { Description = "Consumers that can prefetch on a thread of their own (java, java-batched, java-records) do so; the result records it." };
+    public static readonly Option<string?> StallTimeout = new("--stall-timeout") { Description = "Any wait that sees no progress for this long - no acknowledgement, no record, no answer from the broker - fails its run and says what stalled (default 30s); after a failed run, a --bootstrap cluster that does not answer for this long stops the plan." };
+
+    /// <summary>The plan options of <c>run</c>, in --help's order (the broker's and the outputs' come between them).</summary>
+    public static Option[] RunHead => [PlanFile, Clients, References, Scenarios, Sizes, Messages, Repeat, Rate, Duration, LoadWarmup, ClusterWarmup, Interval, Producers, Consumers];
+
+    /// <summary>The plan options of <c>find-rate</c> before the broker's.</summary>
+    public static Option[] FindRateHead => [PlanFile, Clients, SearchScenarios, SearchSizes, SearchRepeat, Duration, LoadWarmup, ClusterWarmup, Interval, Producers, Consumers];
+
+    /// <summary>The replication options, after the broker's.</summary>
+    public static Option[] Replication => [ReplicationFactor, MinInSyncReplicas];
+
+    /// <summary>The sweeps and topics, after the replication.</summary>
+    public static Option[] Sweeps => [Acks, LingerMs, BatchSize, MaxInFlight, Compression, SendBuffer, ReceiveBuffer, FetchMinBytes, Partitions, Overrides, TopicPrefix, KeepTopics, Payload, UsePrefetch];
+
+    private static IEnumerable<Option> All(bool findRate) => [.. findRate ? FindRateHead : RunHead, .. Replication, .. Sweeps, StallTimeout];
+
+    /// <summary>Reads the plan: <c>--plan FILE</c>, or the plan's options.</summary>
+    /// <param name="parse">The command line.</param>
+    /// <param name="registry">The clients (a missing reference tool is left out with a warning).</param>
+    /// <param name="search">find-rate's search; <see langword="null"/> for <c>run</c>.</param>
+    /// <returns>The validated plan.</returns>
+    /// <exception cref="PlanValidationException">Bad input; one line.</exception>
+    public static BenchmarkPlan Read(ParseResult parse, ClientRegistry registry, RateSearchOptions? search)
+    {
+        if (parse.GetValue(PlanFile) is { } file)
+        {
+            var typed = All(search is not null).Where(o => o != PlanFile && parse.GetResult(o) is { Implicit: false }).Select(o => o.Name).ToList();
+            if (typed.Count > 0)
+                throw new PlanValidationException($"--plan runs the plan saved in '{file}', and {string.Join(", ", typed)} would change it: leave {(typed.Count == 1 ? "it" : "them")} out, or leave --plan out.");
+            var plan = PlanDocument.Read(file);
+            if (search is not null && !plan.IsRate)
+                throw new PlanValidationException($"The plan in '{file}' sends bursts, and find-rate probes rates: give a plan made at a --rate, or run it with run --plan.");
+            if (search is not null) plan = plan with { Rates = [search.StartRate], MessageCounts = [BenchmarkPlan.MeasuredRecords(search.StartRate, plan.Duration ?? DefaultDuration)] };
+            return plan;
+        }
+        return Build(parse, registry, search);
+    }
+
+    private static BenchmarkPlan Build(ParseResult parse, ClientRegistry registry, RateSearchOptions? search)
+    {
+        bool findRate = search is not null;
+        bool rate = findRate || parse.GetValue(Rate) is not null;
+        // At a rate the default scenarios are those a rate means something to, and a run lasts a duration; a search
+        // probes produce at 100 B once per rate unless told otherwise.
+        var scenarios = findRate ? parse.GetValue(SearchScenarios) : rate && IsDefault(parse, Scenarios) ? "produce,roundtrip" : parse.GetValue(Scenarios);
+        var sizes = findRate ? parse.GetValue(SearchSizes)! : parse.GetValue(Sizes)!;
+        int repeat = findRate ? parse.GetValue(SearchRepeat) : parse.GetValue(Repeat);
+        long[] messages = findRate ? [] : [.. NumberList(parse.GetValue(Messages)!, "message count").Select(s => ParseNumber<long>(s, "message count"))];
+        var builder = new BenchmarkPlanBuilder()
+            .Clients(List(parse.GetValue(Clients)))
+            .Scenarios([.. List(scenarios).Select(ParseScenario)])
+            .PayloadSizes([.. NumberList(sizes, "payload size").Select(s => ParseNumber<int>(s, "payload size"))])
+            .Repeat(repeat)
+            .Topics(parse.GetValue(TopicPrefix)!, keep: parse.GetValue(KeepTopics))
+            .Consume(usePrefetch: parse.GetValue(UsePrefetch));
+        var payload = parse.GetValue(Payload)!.Trim();
+        if (payload.StartsWith("file:", StringComparison.OrdinalIgnoreCase)) builder.PayloadFile(payload[5..]);
+        else builder.Payload(payload.ToLowerInvariant() switch
+        {
+            "random" => PayloadKind.Random,
+            "access-log" => PayloadKind.AccessLog,
+            _ => throw new PlanValidationException($"Unknown payload '{payload}': use random, access-log or file:PATH."),
+        });
+        if (parse.GetValue(Acks) is { } acks) builder.Acks([.. List(acks).Select(ParseAcks)]);
+        if (parse.GetValue(LingerMs) is { } linger) builder.LingerMs(Numbers(linger, "linger.ms"));
+        if (parse.GetValue(BatchSize) is { } batch) builder.BatchSizeBytes(Numbers(batch, "batch size"));
+        if (parse.GetValue(MaxInFlight) is { } inFlight) builder.MaxInFlight(Numbers(inFlight, "max in-flight"));
+        if (parse.GetValue(Compression) is { } codecs) builder.Compression([.. List(codecs).Select(ParseCodec)]);
+        if (parse.GetValue(SendBuffer) is { } send) builder.SendBufferBytes(Numbers(send, "send buffer"));
+        if (parse.GetValue(ReceiveBuffer) is { } receive) builder.ReceiveBufferBytes(Numbers(receive, "receive buffer"));
+        if (parse.GetValue(FetchMinBytes) is { } fetch) builder.FetchMinBytes(Numbers(fetch, "fetch.min.bytes"));
+        if (parse.GetValue(Partitions) is { } partitions) builder.Partitions(Numbers(partitions, "partitions"));
+        builder.Replication(parse.GetValue(ReplicationFactor), parse.GetValue(MinInSyncReplicas));
+        if (findRate) builder.Rates(search!.StartRate);
+        else if (IsDefault(parse, Messages)) builder.DefaultMessageCounts(messages);
+        else builder.MessageCounts(messages);
+        if (!findRate && parse.GetValue(Rate) is { } rates) builder.Rates(LoadOptions.Rates(rates));
+        if (parse.GetValue(Duration) is { } duration) builder.Duration(LoadOptions.Duration(duration, "--duration"));
+        else if (findRate || (rate && IsDefault(parse, Messages))) builder.Duration(DefaultDuration);
+        if (parse.GetValue(LoadWarmup) is { } warmup) builder.LoadWarmup(LoadOptions.Duration(warmup, "--warmup"));
+        else if (rate) builder.LoadWarmup(DefaultLoadWarmup);
+        if (parse.GetValue(ClusterWarmup) is { } clusterWarmup) builder.ClusterWarmup(LoadOptions.Duration(clusterWarmup, "--cluster-warmup"));
+        if (parse.GetValue(Interval) is { } interval) builder.Interval(LoadOptions.Duration(interval, "--interval"));
+        if (parse.GetValue(StallTimeout) is { } stall) builder.StallTimeout(LoadOptions.Duration(stall, "--stall-timeout"));
+        if (parse.GetValue(Producers) is { } producers) builder.Producers(Numbers(producers, "producers"));
+        if (parse.GetValue(Consumers) is { } consumers) builder.Consumers(Numbers(consumers, "consumers"));
+        foreach (var reference in findRate ? [] : List(parse.GetValue(References)))
+        {
+            // A reference whose tool is missing is left out with a warning; the clients and the other references still run.
+            if (registry.TryGet(reference, out var factory) && factory.IsReference && factory.CheckAvailability() is { } missing)
+                builder.Warning($"Reference '{reference}' was left out: {missing}");
+            else
+            {
+                builder.References(reference);
+            }
+        }
+        foreach (var entry in parse.GetValue(Overrides) ?? [])
+        {
+            var (client, key, value) = ParseOverride(entry);
+            builder.Override(client, key, value);
+        }
+        return builder.Build();
+    }
+
+    /// <summary>Whether an option kept its default (neither typed nor configured).</summary>
+    public static bool IsDefault(ParseResult parse, Option option) => parse.GetResult(option) is null or { Implicit: true };
+
+    /// <summary>The items of a comma-separated option.</summary>
+    public static string[] List(string? value) =>
+        (value ?? string.Empty).Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+
+    private static int[] Numbers(string value, string what) => [.. NumberList(value, what).Select(s => ParseNumber<int>(s, what))];
+
+    private static ScenarioKind ParseScenario(string value) =>
+        Enum.TryParse<ScenarioKind>(value, ignoreCase: true, out var kind) && Enum.IsDefined(kind) && !value.Any(char.IsDigit)
+            ? kind
+            : throw new PlanValidationException($"Unknown scenario '{value}': use produce, consume and/or roundtrip.");
+
+    private static AcksMode ParseAcks(string value) => value.ToLowerInvariant() switch
+    {
+        "0" or "none" => AcksMode.None,
+        "1" or "leader" => AcksMode.Leader,
+        "all" or "-1" => AcksMode.All,
+        _ => throw new PlanValidationException($"Unknown acks '{value}': use 0, 1 and/or all."),
+    };
+
+    private static CompressionCodec ParseCodec(string value) =>
+        Enum.TryParse<CompressionCodec>(value, ignoreCase: true, out var codec) && Enum.IsDefined(codec) && !int.TryParse(value, out _)
+            ? codec
+            : throw new PlanValidationException($"Unknown compression '{value}': use none, gzip, snappy, lz4 and/or zstd.");
+
+    private static (string Client, string Key, string Value) ParseOverride(string entry)
+    {
+        int colon = entry.IndexOf(':', StringComparison.Ordinal);
+        int equals = entry.IndexOf('=', StringComparison.Ordinal);
+        if (colon <= 0 || equals <= colon + 1)
+            throw new PlanValidationException($"The setting '{entry}' is not client:key=value: write e.g. -X confluent:queue.buffering.max.ms=5.");
+        return (entry[..colon], entry[(colon + 1)..equals], entry[(equals + 1)..]);
+    }
+
+    private static T ParseNumber<T>(string value, string what) where T : IBinaryInteger<T>, IMinMaxValue<T>
+    {
+        var digits = value.Replace("_", string.Empty, StringComparison.Ordinal);
+        if (T.TryParse(digits, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out var number)) return number;
+        if (digits.Length > 0 && digits.TrimStart('-').All(char.IsAsciiDigit))
+            throw new PlanValidationException($"The {what} '{value}' is too large: use at most {T.MaxValue}.");
+        throw new PlanValidationException($"The {what} '{value}' is not a whole number: write digits only (1000000 or 1_000_000).");
+    }
+
+    /// <summary>Values of a list option; a list such as "1,000" (a thousands separator, not two values) is refused.</summary>
+    private static string[] NumberList(string value, string what)
+    {
+        var items = List(value);
+        if (items.Skip(1).Any(item => item.Length == 3 && item.All(char.IsAsciiDigit) && item[0] == '0'))
+            throw new PlanValidationException($"The {what} list '{value}' looks like a number with a thousands separator: write 1000 or 1_000 (commas separate values).");
+        return items;
+    }
+}

@@ -1,0 +1,31 @@
+using KafkaPerf.Clients;
+
+namespace KafkaPerf.Running;
+
+/// <summary>
+/// Where a session's broker comes from: one KafkaPerf starts (the embedded broker, a container), an existing cluster, or a
+/// connection already made (a test fixture's broker, a worker's cluster). The adapters implement it
+/// (<c>KafkaPerf.Adapters.Broker.BrokerSource</c>); <see cref="BrokerSources.Connected"/> wraps a connection.
+/// </summary>
+public interface IBrokerSource
+{
+    /// <summary>How many brokers the cluster will have, when known before it starts or is asked (the embedded cluster's
+    /// size); <see langword="null"/> otherwise. A plan that needs more is refused before anything starts.</summary>
+    int? KnownBrokers { get; }
+
+    /// <summary>Starts the broker, or checks that the cluster answers.</summary>
+    /// <param name="log">Progress lines (<c>kafkaperf: …</c>), or <see langword="null"/> for none.</param>
+    /// <param name="cancellationToken">Stops the start; nothing is left behind.</param>
+    /// <returns>The broker, which the caller disposes (stopping what was started).</returns>
+    Task<IBrokerLease> ConnectAsync(TextWriter? log, CancellationToken cancellationToken);
+}
+
+/// <summary>A session's broker, ready: where clients connect, and what to stop afterwards.</summary>
+public interface IBrokerLease : IAsyncDisposable
+{
+    /// <summary>Where clients connect, with the broker's description for the result.</summary>
+    ClientConnection Connection { get; }
+
+    /// <summary>For a process that must end now: kills what was started (SIGKILL), without waiting.</summary>
+    void KillNow();
+}
