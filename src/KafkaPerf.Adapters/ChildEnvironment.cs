@@ -3,11 +3,17 @@ using System.Diagnostics;
 namespace KafkaPerf.Adapters;
 
 /// <summary>What KafkaPerf keeps from the environment of every process it starts (brokers, reference tools, keytool).</summary>
-internal static class ChildEnvironment
+public static class ChildEnvironment
 {
     /// <summary>Variables that may hold a secret: the user's credentials stay with KafkaPerf; a child that needs them gets
     /// them in a file of its own.</summary>
-    internal static readonly string[] SecretVariables = ["KAFKAPERF_SASL_PASSWORD", "KAFKAPERF_SASL_USERNAME"];
+    internal static readonly string[] SecretVariables = [PasswordVariable, UsernameVariable];
+
+    /// <summary>The SASL user, when no credentials file is named.</summary>
+    public const string UsernameVariable = "KAFKAPERF_SASL_USERNAME";
+
+    /// <summary>The SASL password, when no credentials file is named.</summary>
+    public const string PasswordVariable = "KAFKAPERF_SASL_PASSWORD";
 
     /// <summary>Removes <see cref="SecretVariables"/> from a child's environment.</summary>
     /// <param name="start">The child's start information.</param>

@@ -36,7 +36,7 @@ internal static class Program
         builder.Services.AddTransient<RunCommand>();
         builder.Services.AddTransient<ClientsCommand>();
         builder.Services.AddTransient<BrokerCommand>();
-        builder.Services.AddTransient<Workers.WorkerCommand>();
+        builder.Services.AddTransient<WorkerCommand>();
         builder.Services.AddSingleton(new EmbeddedKafkaBrokerOptions());
         // Ctrl+C and SIGTERM: the commands stop on its token; a second signal, or a command still running 4 s after the
         // first, ends the process at once (see Shutdown).
@@ -63,7 +63,7 @@ internal static class Program
             host.Services.GetRequiredService<RunCommand>().BuildFindRate(),
             host.Services.GetRequiredService<ClientsCommand>().Build(),
             host.Services.GetRequiredService<BrokerCommand>().Build(),
-            host.Services.GetRequiredService<Workers.WorkerCommand>().Build(),
+            host.Services.GetRequiredService<WorkerCommand>().Build(),
             CompareCommand.Build(),
         };
         try

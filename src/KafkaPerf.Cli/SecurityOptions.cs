@@ -1,5 +1,6 @@
 using System.CommandLine;
 using System.Security.Cryptography;
+using KafkaPerf.Adapters;
 using KafkaPerf.Clients;
 using KafkaPerf.Plans;
 using KafkaPerf.Running;
@@ -14,10 +15,10 @@ namespace KafkaPerf.Cli;
 internal static class SecurityOptions
 {
     /// <summary>The SASL user, when no credentials file is named.</summary>
-    public const string UsernameVariable = "KAFKAPERF_SASL_USERNAME";
+    public const string UsernameVariable = ChildEnvironment.UsernameVariable;
 
     /// <summary>The SASL password, when no credentials file is named.</summary>
-    public const string PasswordVariable = "KAFKAPERF_SASL_PASSWORD";
+    public const string PasswordVariable = ChildEnvironment.PasswordVariable;
 
     /// <summary>The user the embedded cluster creates when none is given.</summary>
     public const string EmbeddedUser = "kafkaperf";

@@ -12,7 +12,7 @@ namespace KafkaPerf.Adapters.Workers;
 /// the messages in the same order; retention one hour, so an idle group's topic stays small.
 /// </summary>
 /// <remarks>Reading is by assignment, not in a consumer group: every party must see every message.</remarks>
-public sealed partial class WorkerBus : IDisposable
+public sealed partial class WorkerBus : IWorkerTransport
 {
     /// <summary>The largest message (a run's results with its interval histograms).</summary>
     public const int MaxMessageBytes = 16 * 1024 * 1024;

@@ -2,8 +2,8 @@ using System.CommandLine;
 using System.Globalization;
 using KafkaPerf.Adapters;
 using KafkaPerf.Adapters.Broker;
+using KafkaPerf.Adapters.Workers;
 using KafkaPerf.Cli.Telemetry;
-using KafkaPerf.Cli.Workers;
 using KafkaPerf.Clients;
 using KafkaPerf.Plans;
 using KafkaPerf.Reporting;
@@ -76,7 +76,7 @@ internal sealed class RunCommand(ClientRegistry registry, EmbeddedKafkaBrokerOpt
             Log = log,
             Checkpoints = checkpoints,
             Remote = distribution is { } d
-                ? async (connection, token) => await WorkerGroup.JoinAsync(connection, plan, d.Group, d.Expect, d.Processes, d.JoinTimeout, log, token)
+                ? async (connection, token) => await WorkerGroup.JoinAsync(connection, plan, d.Group, d.Expect, d.Processes, ToolCommand(), d.JoinTimeout, log, token)
                 : null,
         });
         // Names, prerequisites and what the cluster's known size allows are checked before a broker starts.
@@ -160,6 +160,14 @@ internal sealed class RunCommand(ClientRegistry registry, EmbeddedKafkaBrokerOpt
             ResultFiles.RemoveIfEmpty(outputs.Folder, createdOutput);
             return CancelledExitCode();
         }
+    }
+
+    /// <summary>How to start this tool again (its local workers): the executable, and the tool's assembly when the
+    /// executable is <c>dotnet</c> (the tests, a framework-dependent launch).</summary>
+    private static string[] ToolCommand()
+    {
+        var path = Environment.ProcessPath ?? throw new InvalidOperationException("this process's executable is unknown");
+        return Path.GetFileNameWithoutExtension(path) == "dotnet" ? [path, typeof(RunCommand).Assembly.Location] : [path];
     }
 
     /// <summary>130 after Ctrl+C, 143 after SIGTERM.</summary>

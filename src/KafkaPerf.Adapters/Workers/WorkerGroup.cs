@@ -4,13 +4,13 @@ using KafkaPerf.Reporting;
 using KafkaPerf.Running;
 using KafkaPerf.Scenarios;
 
-namespace KafkaPerf.Cli.Workers;
+namespace KafkaPerf.Adapters.Workers;
 
 /// <summary>
 /// The workers a plan runs on: a coordinator on the cluster, and the worker processes the tool started for
 /// <c>--processes</c>. Disposing it sends the workers back to waiting, then ends the tool's own processes.
 /// </summary>
-internal sealed class WorkerGroup : IRemoteRuns, IAsyncDisposable
+public sealed class WorkerGroup : IRemoteRuns, IAsyncDisposable
 {
     private readonly Coordinator _coordinator;
     private readonly LocalWorkers? _processes;
@@ -30,19 +30,22 @@ internal sealed class WorkerGroup : IRemoteRuns, IAsyncDisposable
     /// <param name="group">A group of workers started by hand; <see langword="null"/> for <paramref name="processes"/> of the tool's.</param>
     /// <param name="expect">How many workers of the group run the plan.</param>
     /// <param name="processes">How many worker processes to start; <see langword="null"/> for a group.</param>
+    /// <param name="workerCommand">How to start one: the executable and its first arguments (the tool itself), to which
+    /// <c>worker --group … --bootstrap …</c> is added; needed with <paramref name="processes"/>.</param>
     /// <param name="joinTimeout">How long to wait for them.</param>
     /// <param name="log">Progress lines, or <see langword="null"/>.</param>
     /// <param name="cancellationToken">Stops the wait.</param>
     /// <returns>The group, ready.</returns>
     public static async Task<WorkerGroup> JoinAsync(ClientConnection connection, BenchmarkPlan plan, string? group, int expect, int? processes,
-        TimeSpan joinTimeout, TextWriter? log, CancellationToken cancellationToken)
+        IReadOnlyList<string>? workerCommand, TimeSpan joinTimeout, TextWriter? log, CancellationToken cancellationToken)
     {
         var name = group ?? $"local-{Environment.ProcessId}-{Guid.NewGuid():N}"[..24];
         var coordinator = await Task.Run(() => Coordinator.Open(connection.BootstrapServers!, connection.Security, name, ownsTopic: group is null, log), cancellationToken);
         LocalWorkers? started = null;
         try
         {
-            if (processes is { } count) started = LocalWorkers.Start(count, connection.BootstrapServers!, connection.Security, name, log);
+            if (processes is { } count)
+                started = LocalWorkers.Start(count, workerCommand ?? throw new ArgumentNullException(nameof(workerCommand)), connection.BootstrapServers!, connection.Security, name, log);
             await coordinator.JoinAsync(PlanDocument.ToJson(plan), processes ?? expect, joinTimeout, plan.StallTimeout, cancellationToken);
             return new WorkerGroup(coordinator, started, log);
         }

@@ -3,7 +3,7 @@ using System.Text.Json;
 using System.Text.Json.Serialization;
 using KafkaPerf.Reporting;
 
-namespace KafkaPerf.Cli.Workers;
+namespace KafkaPerf.Adapters.Workers;
 
 /// <summary>
 /// One message of the worker protocol, as JSON on the group's topic (<see cref="Adapters.Workers.WorkerBus"/>). Workers say
@@ -14,6 +14,9 @@ namespace KafkaPerf.Cli.Workers;
 /// </summary>
 internal sealed record WorkerMessage
 {
+    /// <summary>How often a worker says it is there, and a coordinator that it is alive.</summary>
+    public static readonly TimeSpan HelloInterval = TimeSpan.FromSeconds(1);
+
     public const string Hello = "hello";
     public const string Alive = "alive";
     public const string PlanType = "plan";

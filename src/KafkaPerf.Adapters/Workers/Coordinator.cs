@@ -7,10 +7,31 @@ using KafkaPerf.Reporting;
 using KafkaPerf.Running;
 using KafkaPerf.Scenarios;
 
-namespace KafkaPerf.Cli.Workers;
+namespace KafkaPerf.Adapters.Workers;
 
 /// <summary>A worker group did not join, or could not run the plan: one line, the plan does not start.</summary>
-internal sealed class WorkersUnavailableException(string message) : Exception(message);
+public sealed class WorkersUnavailableException : Exception
+{
+    /// <summary>Creates the exception.</summary>
+    public WorkersUnavailableException()
+    {
+    }
+
+    /// <summary>Creates the exception with its one line.</summary>
+    /// <param name="message">What is missing and what to do.</param>
+    public WorkersUnavailableException(string message)
+        : base(message)
+    {
+    }
+
+    /// <summary>Creates the exception with its one line and its cause.</summary>
+    /// <param name="message">What is missing and what to do.</param>
+    /// <param name="innerException">The cause.</param>
+    public WorkersUnavailableException(string message, Exception innerException)
+        : base(message, innerException)
+    {
+    }
+}
 
 /// <summary>
 /// The <c>run</c> side of the worker protocol (<see cref="WorkerMessage"/>): waits for the workers, sends them the plan,
@@ -25,9 +46,9 @@ internal sealed class Coordinator : IRemoteRuns, IAsyncDisposable
     /// <summary>A worker heard within this long is there.</summary>
     private static readonly TimeSpan Present = TimeSpan.FromSeconds(3);
 
-    private readonly WorkerBus _bus;
+    private readonly IWorkerTransport _bus;
     private readonly string _group;
-    private readonly bool _ownsTopic;
+    private readonly Action? _removeGroup;
     private readonly TextWriter? _log;
     private readonly string _id = $"coordinator/{Environment.MachineName}/{Environment.ProcessId}";
     private readonly string _planId = Guid.NewGuid().ToString("N")[..12];
@@ -47,11 +68,17 @@ internal sealed class Coordinator : IRemoteRuns, IAsyncDisposable
     private long _resultBytes;
     private int _results;
 
-    private Coordinator(WorkerBus bus, string group, bool ownsTopic, TextWriter? log)
+    /// <summary>A coordinator on a group's transport.</summary>
+    /// <param name="bus">The group's transport.</param>
+    /// <param name="group">The group.</param>
+    /// <param name="removeGroup">Removes the group's channel when the plan ends (a group the plan made for itself), or
+    /// <see langword="null"/>.</param>
+    /// <param name="log">Progress lines, or <see langword="null"/>.</param>
+    internal Coordinator(IWorkerTransport bus, string group, Action? removeGroup, TextWriter? log)
     {
         _bus = bus;
         _group = group;
-        _ownsTopic = ownsTopic;
+        _removeGroup = removeGroup;
         _log = log;
         _reader = Task.Factory.StartNew(Read, TaskCreationOptions.LongRunning);
         _alive = Task.Run(AliveAsync);
@@ -67,8 +94,11 @@ internal sealed class Coordinator : IRemoteRuns, IAsyncDisposable
     public TimeSpan JoinTime { get; private set; }
 
     /// <summary>Opens the group's topic on the cluster.</summary>
-    public static Coordinator Open(string bootstrap, Clients.KafkaSecurity security, string group, bool ownsTopic, TextWriter? log) =>
-        new(WorkerBus.Open(bootstrap, security, group, TimeSpan.FromSeconds(15)), group, ownsTopic, log);
+    public static Coordinator Open(string bootstrap, Clients.KafkaSecurity security, string group, bool ownsTopic, TextWriter? log)
+    {
+        var bus = WorkerBus.Open(bootstrap, security, group, TimeSpan.FromSeconds(15));
+        return new(bus, group, ownsTopic ? () => bus.DeleteTopic(TimeSpan.FromSeconds(5)) : null, log);
+    }
 
     private void Read()
     {
@@ -90,7 +120,7 @@ internal sealed class Coordinator : IRemoteRuns, IAsyncDisposable
             while (!_stop.IsCancellationRequested)
             {
                 if (_planSent) Send(new WorkerMessage { Type = WorkerMessage.Alive, From = _id, Plan = _planId });
-                await Task.Delay(WorkerCommand.HelloInterval, _stop.Token);
+                await Task.Delay(WorkerMessage.HelloInterval, _stop.Token);
             }
         }
         catch (OperationCanceledException)
@@ -281,7 +311,7 @@ internal sealed class Coordinator : IRemoteRuns, IAsyncDisposable
         _bus.Flush(TimeSpan.FromSeconds(2));
         _stop.Cancel();
         await Task.WhenAny(Task.WhenAll(_reader, _alive), Task.Delay(TimeSpan.FromSeconds(2)));
-        if (_ownsTopic) _bus.DeleteTopic(TimeSpan.FromSeconds(5));
+        _removeGroup?.Invoke();
         _bus.Dispose();
         _stop.Dispose();
     }

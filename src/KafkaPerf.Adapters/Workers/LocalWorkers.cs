@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using KafkaPerf.Clients;
 
-namespace KafkaPerf.Cli.Workers;
+namespace KafkaPerf.Adapters.Workers;
 
 /// <summary>
 /// The worker processes of <c>run --processes P</c>: P copies of this tool started as <c>worker</c>s of a group of the
@@ -20,17 +20,18 @@ internal sealed class LocalWorkers : IDisposable
 
     /// <summary>Starts <paramref name="count"/> workers of <paramref name="group"/>.</summary>
     /// <param name="count">Processes.</param>
+    /// <param name="command">The executable and its first arguments (the tool itself).</param>
     /// <param name="bootstrap">The cluster.</param>
     /// <param name="security">Its security; credentials go to the workers in their environment, never on a command line.</param>
     /// <param name="group">The group.</param>
     /// <param name="log">Receives the workers' own lines, prefixed; nothing when <see langword="null"/>.</param>
     /// <returns>The workers.</returns>
-    public static LocalWorkers Start(int count, string bootstrap, KafkaSecurity security, string group, TextWriter? log)
+    public static LocalWorkers Start(int count, IReadOnlyList<string> command, string bootstrap, KafkaSecurity security, string group, TextWriter? log)
     {
         var workers = new LocalWorkers();
         try
         {
-            for (int i = 1; i <= count; i++) workers._processes.Add(StartOne(NameOf(i), bootstrap, security, group, log));
+            for (int i = 1; i <= count; i++) workers._processes.Add(StartOne(NameOf(i), command, bootstrap, security, group, log));
         }
         catch
         {
@@ -40,18 +41,16 @@ internal sealed class LocalWorkers : IDisposable
         return workers;
     }
 
-    private static Process StartOne(string name, string bootstrap, KafkaSecurity security, string group, TextWriter? log)
+    private static Process StartOne(string name, IReadOnlyList<string> command, string bootstrap, KafkaSecurity security, string group, TextWriter? log)
     {
-        var path = Environment.ProcessPath ?? throw new InvalidOperationException("this process's executable is unknown");
-        var start = new ProcessStartInfo(path)
+        var start = new ProcessStartInfo(command[0])
         {
             UseShellExecute = false,
             RedirectStandardError = true,
             RedirectStandardOutput = true,
             RedirectStandardInput = true,
         };
-        // Run as 'dotnet dotnet-kafkaperf.dll' (the tests, a framework-dependent launch): the same again.
-        if (Path.GetFileNameWithoutExtension(path) == "dotnet") start.ArgumentList.Add(typeof(LocalWorkers).Assembly.Location);
+        foreach (var argument in command.Skip(1)) start.ArgumentList.Add(argument);
         foreach (var argument in new[] { "worker", "--group", group, "--bootstrap", bootstrap, "--name", name, "--parent", Environment.ProcessId.ToString(System.Globalization.CultureInfo.InvariantCulture) })
             start.ArgumentList.Add(argument);
         if (security.IsSecured)
@@ -62,8 +61,8 @@ internal sealed class LocalWorkers : IDisposable
             {
                 start.ArgumentList.Add("--sasl-mechanism");
                 start.ArgumentList.Add(security.MechanismName);
-                start.Environment[SecurityOptions.UsernameVariable] = security.Username;
-                start.Environment[SecurityOptions.PasswordVariable] = security.RevealPassword();
+                start.Environment[ChildEnvironment.UsernameVariable] = security.Username;
+                start.Environment[ChildEnvironment.PasswordVariable] = security.RevealPassword();
             }
             if (security.CaFile is { } ca)
             {

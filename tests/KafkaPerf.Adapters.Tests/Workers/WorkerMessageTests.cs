@@ -1,9 +1,9 @@
 using System.Text;
-using KafkaPerf.Cli.Workers;
+using KafkaPerf.Adapters.Workers;
 using KafkaPerf.Clients;
 using KafkaPerf.Reporting;
 
-namespace KafkaPerf.Cli.Tests;
+namespace KafkaPerf.Adapters.Tests.Workers;
 
 public class WorkerMessageTests
 {

@@ -1,6 +1,6 @@
 using System.Text;
 
-namespace KafkaPerf.Cli;
+namespace KafkaPerf.Adapters;
 
 /// <summary>Lines written through it go to another writer with a prefix in place of its own <c>kafkaperf: </c>
 /// (a worker's lines say which worker they are).</summary>

@@ -1,0 +1,87 @@
+using System.CommandLine;
+using System.Diagnostics;
+using KafkaPerf.Adapters;
+using KafkaPerf.Adapters.Workers;
+using KafkaPerf.Cli.Commands;
+using KafkaPerf.Clients;
+using KafkaPerf.Payloads;
+using KafkaPerf.Plans;
+using KafkaPerf.Reporting;
+using KafkaPerf.Running;
+using KafkaPerf.Scenarios;
+
+namespace KafkaPerf.Cli.Commands;
+
+/// <summary>
+/// <c>worker</c>: joins a worker group on a cluster and runs its share of the runs that a <c>run --workers GROUP</c>
+/// (or <c>--processes</c>) anywhere sends it, until Ctrl+C or SIGTERM. Between plans it waits; a coordinator that goes
+/// silent for the plan's stall timeout is given up on, and the worker waits again.
+/// </summary>
+internal sealed class WorkerCommand(ClientRegistry registry, Shutdown shutdown)
+{
+    private static readonly Option<string> Group = new("--group") { Description = "The worker group to join (letters, digits, '.', '_', '-'); a run names it with --workers.", Required = true };
+    private static readonly Option<string> Bootstrap = new("--bootstrap") { Description = "The Kafka cluster (host:port,…): the workers' meeting place and the cluster the runs load.", Required = true };
+    private static readonly Option<string?> Name = new("--name") { Description = "This worker's name in results (default host/process ID); unique in the group." };
+    private static readonly Option<int?> Plans = new("--plans") { Description = "End after this many plans (a Kubernetes Job's worker: --plans 1); default: run until stopped." };
+    private static readonly Option<int?> Parent = new("--parent") { Description = "End when the process with this ID ends (the tool's own local workers).", Hidden = true };
+
+    public Command Build()
+    {
+        var command = new Command("worker", "Join a worker group on a cluster and run shares of the plans a 'run --workers GROUP' sends, until Ctrl+C.")
+        {
+            Group, Bootstrap, Name, Plans, Parent,
+        };
+        foreach (var option in SecurityOptions.All) command.Options.Add(option);
+        command.SetAction((parse, ct) => ExecuteAsync(parse, shutdown.Token));
+        return command;
+    }
+
+    private async Task<int> ExecuteAsync(ParseResult parse, CancellationToken cancellationToken)
+    {
+        var group = parse.GetValue(Group)!;
+        var bootstrap = parse.GetValue(Bootstrap)!;
+        KafkaSecurity security;
+        try
+        {
+            if (WorkerBus.CheckGroupName(group) is { } bad) throw new PlanValidationException($"{bad}: e.g. --group bench-1.");
+            if (!BrokerOptions.IsBootstrapList(bootstrap))
+                throw new PlanValidationException($"--bootstrap '{bootstrap}' is not host:port[,host:port…]: give the address of a broker of the cluster the workers meet on, e.g. --bootstrap localhost:9092.");
+            if (parse.GetValue(Plans) is < 1) throw new PlanValidationException($"--plans {parse.GetValue(Plans)} is out of range: give 1 or more, or leave it out to run until stopped.");
+            security = SecurityOptions.Read(parse, embedded: false);
+        }
+        catch (PlanValidationException ex)
+        {
+            return CliErrors.BadInput(ex.Message, ex);
+        }
+        var name = parse.GetValue(Name) ?? $"{Environment.MachineName}/{Environment.ProcessId}";
+        int? parent = parse.GetValue(Parent);
+        WorkerBus bus;
+        try
+        {
+            bus = await Task.Run(() => WorkerBus.Open(bootstrap, security, group, TimeSpan.FromSeconds(15)), cancellationToken);
+        }
+        catch (OperationCanceledException)
+        {
+            return ExitCodes.Cancelled;
+        }
+        catch (Exception ex) when (ex is TimeoutException or Confluent.Kafka.KafkaException or PrerequisiteException)
+        {
+            return CliErrors.Fail(ExitCodes.BrokerFailed, $"worker {name} cannot join group '{group}' on {bootstrap}: {ex.Message}", ex);
+        }
+        using (bus)
+        {
+            Console.Error.WriteLine($"kafkaperf worker {name}: joined group '{group}' on {bootstrap} ({WorkerLoop.ToolVersion}); waiting for plans (Ctrl+C ends it).");
+            using var worker = new WorkerLoop(registry, bus, name, new ClientConnection(bootstrap) { Security = security, BrokerName = "the Kafka cluster" }, Console.Error, CliErrors.Verbose);
+            try
+            {
+                await worker.RunAsync(parent, parse.GetValue(Plans), cancellationToken);
+            }
+            finally
+            {
+                await worker.LeaveAsync();
+            }
+        }
+        Console.Error.WriteLine($"kafkaperf worker {name}: stopped.");
+        return ExitCodes.Success;
+    }
+}
