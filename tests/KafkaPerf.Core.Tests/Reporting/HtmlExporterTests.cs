@@ -2,6 +2,7 @@ using System.Text.RegularExpressions;
 using KafkaPerf.Reporting;
 using KafkaPerf.Reporting.Charts;
 using KafkaPerf.Reporting.Exporters;
+using KafkaPerf.Reporting.Tables;
 
 namespace KafkaPerf.Core.Tests.Reporting;
 
@@ -174,15 +175,24 @@ public class HtmlExporterTests
         Assert.Throws<ArgumentException>(() => new CompanionFile(suffix, "svg", _ => { }));
 
     [Fact]
-    public void MarkdownHtml_TableWithEscapedPipeAndMarkup_EscapedCellsAndAlignment()
+    public void WriteBlocks_NoteListTableParagraph_EscapedTextAndAlignment()
     {
-        var html = MarkdownHtml.Convert("# T\n\n> **Cancelled**: x\n\n- a <b>\n- c\n\n| k | v |\n|---|---:|\n| a \\| b | `1` |\n\nlast line\n", headingShift: 1);
+        using var writer = new StringWriter { NewLine = "\n" };
+        ReportBlock[] blocks =
+        [
+            new ReportNote("Cancelled", "x"),
+            new ReportList(["a <b>", "c"]),
+            new ReportTable([ReportColumn.Left("k"), ReportColumn.Right("v")], [["a | b", "`1`"]]),
+            new ReportParagraph("last line"),
+        ];
+
+        HtmlExporter.WriteBlocks(writer, blocks);
 
         Assert.Equal(
-            "<h2>T</h2>\n<blockquote><strong>Cancelled</strong>: x</blockquote>\n<ul>\n<li>a &lt;b&gt;</li>\n<li>c</li>\n</ul>\n"
+            "<blockquote><strong>Cancelled</strong>: x</blockquote>\n<ul>\n<li>a &lt;b&gt;</li>\n<li>c</li>\n</ul>\n"
             + "<div class=\"table\"><table>\n<thead><tr><th>k</th><th class=\"right\">v</th></tr></thead>\n<tbody>\n"
-            + "<tr><td>a | b</td><td class=\"right\"><code>1</code></td></tr>\n</tbody></table></div>\n<p>last line</p>\n",
-            html);
+            + "<tr><td>a | b</td><td class=\"right\">`1`</td></tr>\n</tbody></table></div>\n<p>last line</p>\n",
+            writer.ToString());
     }
 
     private static string Export(BenchmarkResult result)

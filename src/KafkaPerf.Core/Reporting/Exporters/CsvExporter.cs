@@ -1,24 +1,12 @@
-using System.Globalization;
+using KafkaPerf.Reporting.Tables;
 using KafkaPerf.Scenarios;
 
 namespace KafkaPerf.Reporting.Exporters;
 
-/// <summary>One row per run, warm-ups and failures included (flagged), for other tools to process.</summary>
+/// <summary>The run table of <see cref="ResultTables.Runs"/> as CSV: one row per run, warm-ups and failures included
+/// (flagged), for other tools to process.</summary>
 public sealed class CsvExporter : ResultExporterBase
 {
-    private static readonly string[] Header =
-    [
-        "sequence", "client", "scenario", "messageCount", "payloadBytes", "variant", "repetition", "warmup", "topic",
-        "elapsedSeconds", "messagesPerSecond", "megabytesPerSecond", "sent", "delivered", "received", "lost", "duplicates",
-        "unexpected", "payloadMismatches", "prefetch", "succeeded", "latencyP50Micros", "latencyP99Micros", "latencyMaxMicros",
-        "cpuUserSeconds", "cpuSystemSeconds", "gen0Collections", "gen1Collections", "gen2Collections", "allocatedBytes",
-        "runtimeGcMillis", "runtimeHeapUsedBytes", "brokerCpuSeconds", "topicBytesOnDisk", "diskBytesPerPayloadByte",
-        "offeredRate", "achievedRate", "producers", "consumers", "warmupRecords",
-        "responseP50Micros", "responseP99Micros", "responseP999Micros", "responseMaxMicros",
-        "serviceP50Micros", "serviceP99Micros", "serviceP999Micros", "serviceMaxMicros", "sendDelayP99Micros", "sendDelayMaxMicros",
-        "error",
-    ];
-
     /// <inheritdoc />
     public override string Format => "csv";
 
@@ -40,17 +28,26 @@ public sealed class CsvExporter : ResultExporterBase
     {
         ArgumentNullException.ThrowIfNull(result);
         ArgumentNullException.ThrowIfNull(writer);
-        WriteHeader(writer);
-        foreach (var run in result.Runs) WriteRow(run, writer);
+        Write(ResultTables.Runs(result), writer);
     }
 
-    /// <summary>Writes the header line: what a file of appended rows (the CLI's checkpoint) starts with.</summary>
+    /// <summary>Writes a table as CSV: a line of headers, then a line per row.</summary>
+    /// <param name="table">The table.</param>
+    /// <param name="writer">Where to write.</param>
+    public static void Write(ReportTable table, TextWriter writer)
+    {
+        ArgumentNullException.ThrowIfNull(table);
+        ArgumentNullException.ThrowIfNull(writer);
+        WriteLine(table.Columns.Select(c => c.Header), writer);
+        foreach (var row in table.Rows) WriteLine(row, writer);
+    }
+
+    /// <summary>Writes the header line of the run table: what a file of appended rows (the CLI's checkpoint) starts with.</summary>
     /// <param name="writer">Where to write.</param>
     public static void WriteHeader(TextWriter writer)
     {
         ArgumentNullException.ThrowIfNull(writer);
-        writer.Write(string.Join(',', Header));
-        writer.Write('\n');
+        WriteLine(ResultTables.RunColumns.Select(c => c.Header), writer);
     }
 
     /// <summary>Writes one run's line, as <see cref="Export"/> does.</summary>
@@ -60,38 +57,17 @@ public sealed class CsvExporter : ResultExporterBase
     {
         ArgumentNullException.ThrowIfNull(run);
         ArgumentNullException.ThrowIfNull(writer);
-        var r = run.Resources;
-        string[] fields =
-        [
-            Num(run.Sequence), run.Client, run.Scenario.ToString().ToLowerInvariant(), Num(run.MessageCount), Num(run.PayloadBytes),
-            run.Variant, Num(run.Repetition), Bool(run.IsWarmup), run.Topic,
-            Num(run.ElapsedSeconds), Num(run.MessagesPerSecond), Num(run.MegabytesPerSecond),
-            Num(run.Sent), Num(run.Delivered), Num(run.Received), Num(run.Lost), Num(run.Duplicates),
-            Num(run.Unexpected), Num(run.PayloadMismatches), Bool(run.PrefetchEnabled), Bool(run.Succeeded),
-            Num(run.Latency?.P50Micros), Num(run.Latency?.P99Micros), Num(run.Latency?.MaxMicros),
-            Num(r?.CpuUserSeconds), Num(r?.CpuSystemSeconds), Num(r?.Gen0Collections), Num(r?.Gen1Collections), Num(r?.Gen2Collections),
-            Num(r?.AllocatedBytes), Num(r?.RuntimeGcMillis), Num(r?.RuntimeHeapUsedBytes), Num(r?.BrokerCpuSeconds),
-            Num(r?.TopicBytesOnDisk), Num(r?.DiskBytesPerPayloadByte),
-            Num(run.OfferedRate), Num(run.AchievedRate), Num(run.Producers), Num(run.Consumers), Num(run.WarmupRecords),
-            Num(run.ResponseTime?.P50Micros), Num(run.ResponseTime?.P99Micros), Num(run.ResponseTime?.P999Micros), Num(run.ResponseTime?.MaxMicros),
-            Num(run.ServiceTime?.P50Micros), Num(run.ServiceTime?.P99Micros), Num(run.ServiceTime?.P999Micros), Num(run.ServiceTime?.MaxMicros),
-            Num(run.SendDelay?.P99Micros), Num(run.SendDelay?.MaxMicros),
-            run.Error ?? string.Empty,
-        ];
+        WriteLine(ResultTables.RunRow(run), writer);
+    }
+
+    /// <summary>Writes one line of fields, each quoted as it needs.</summary>
+    internal static void WriteLine(IEnumerable<string> fields, TextWriter writer)
+    {
         writer.Write(string.Join(',', fields.Select(Quote)));
         writer.Write('\n');
     }
 
-    internal static string Num(long value) => value.ToString(CultureInfo.InvariantCulture);
-
-    internal static string Num(long? value) => value is { } v ? Num(v) : string.Empty;
-
-    internal static string Num(double? value) =>
-        value is not { } v || double.IsNaN(v) ? string.Empty : v.ToString("R", CultureInfo.InvariantCulture);
-
-    internal static string Bool(bool value) => value ? "true" : "false";
-
     // RFC 4180: quote fields holding a comma, a quote or a line break; double the quotes inside.
-    internal static string Quote(string field) =>
+    private static string Quote(string field) =>
         field.AsSpan().IndexOfAny(",\"\n\r") >= 0 ? $"\"{field.Replace("\"", "\"\"", StringComparison.Ordinal)}\"" : field;
 }

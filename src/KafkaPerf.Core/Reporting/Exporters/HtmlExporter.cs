@@ -1,13 +1,14 @@
 using System.Globalization;
 using KafkaPerf.Reporting.Charts;
+using KafkaPerf.Reporting.Tables;
 
 namespace KafkaPerf.Reporting.Exporters;
 
 /// <summary>
 /// One self-contained HTML page: the environment, plan and clients, the charts of <see cref="ReportCharts"/> as inline
-/// SVG, and the tables of <see cref="MarkdownExporter"/> as HTML tables. Inline CSS, no script and no URL, so it reads
-/// the same offline, attached to a ticket or years later. Each chart is also written beside it as
-/// <c>{baseName}-{chart}.svg</c>.
+/// SVG, and the report of <see cref="ResultTables.Document"/> (the tables the Markdown shows), rendered here as HTML
+/// headings, lists and tables. Inline CSS, no script and no URL, so it reads the same offline, attached to a ticket or
+/// years later. Each chart is also written beside it as <c>{baseName}-{chart}.svg</c>.
 /// </summary>
 public sealed class HtmlExporter : ResultExporterBase
 {
@@ -53,21 +54,17 @@ public sealed class HtmlExporter : ResultExporterBase
     {
         ArgumentNullException.ThrowIfNull(result);
         ArgumentNullException.ThrowIfNull(writer);
-        using var markdownWriter = new StringWriter(CultureInfo.InvariantCulture) { NewLine = "\n" };
-        DefaultExporters.Markdown.Export(result, markdownWriter);
-        var markdown = markdownWriter.ToString();
-        // The Markdown opens with the environment, the plan and the clients; its "##" sections are the tables.
-        int tables = markdown.IndexOf("\n## ", StringComparison.Ordinal);
-        var preamble = tables < 0 ? markdown : markdown[..(tables + 1)];
-        var rest = tables < 0 ? string.Empty : markdown[(tables + 1)..];
+        // The report opens with the environment, the plan and the clients (the page's header); its sections are the tables.
+        var report = ResultTables.Document(result);
         var charts = ReportCharts.For(result);
 
         var started = result.StartedAtUtc.ToString("u", CultureInfo.InvariantCulture);
         writer.Write("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
         writer.Write("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
-        writer.Write($"<title>KafkaPerf results · {MarkdownHtml.Escape(string.Join(" vs ", result.Plan.Clients))} · {started}</title>\n");
+        writer.Write($"<title>KafkaPerf results · {Escape(string.Join(" vs ", result.Plan.Clients))} · {started}</title>\n");
         writer.Write($"<style>\n{Style}\n</style>\n</head>\n<body>\n<header>\n");
-        writer.Write(MarkdownHtml.Convert(preamble));
+        writer.Write($"<h1>{Text(report.Title)}</h1>\n");
+        WriteBlocks(writer, report.Preamble);
         writer.Write("</header>\n");
         bool bursts = result.Plan.Cells().Any(c => !c.IsRate);
         // Only the sections this plan has: a burst plan shows throughput and its ratios, a rate plan its time series and
@@ -108,11 +105,69 @@ public sealed class HtmlExporter : ResultExporterBase
         else writer.Write("<p class=\"muted\">No latency was measured: latency comes from produce (send → ack) and roundtrip (produce → consume) runs of clients that report it.</p>\n");
 
         writer.Write("</section>\n<section id=\"tables\">\n<h2>Tables</h2>\n");
-        writer.Write(MarkdownHtml.Convert(rest, headingShift: 1));
+        // One level below the page's own sections.
+        foreach (var section in report.Sections)
+        {
+            writer.Write($"<h3>{Text(section.Title)}</h3>\n");
+            WriteBlocks(writer, section.Blocks);
+        }
         writer.Write("</section>\n");
-        writer.Write($"<footer>Written by KafkaPerf {MarkdownHtml.Escape(result.Environment.ToolVersion)}. The same tables are in the .md file of this run and every number in its .json file; each chart is also saved beside this page as an .svg file.</footer>\n");
+        writer.Write($"<footer>Written by KafkaPerf {Escape(result.Environment.ToolVersion)}. The same tables are in the .md file of this run and every number in its .json file; each chart is also saved beside this page as an .svg file.</footer>\n");
         writer.Write("</body>\n</html>\n");
     }
+
+    /// <summary>Writes report blocks as HTML: a note as a block quote with its label in bold, a list, a paragraph, a table
+    /// whose right-aligned columns have the class <c>right</c>.</summary>
+    internal static void WriteBlocks(TextWriter writer, IEnumerable<ReportBlock> blocks)
+    {
+        foreach (var block in blocks)
+        {
+            switch (block)
+            {
+                case ReportNote note:
+                    writer.Write($"<blockquote><strong>{Text(note.Label)}</strong>: {Text(note.Text)}</blockquote>\n");
+                    break;
+                case ReportList list:
+                    writer.Write("<ul>\n");
+                    foreach (var item in list.Items) writer.Write($"<li>{Text(item)}</li>\n");
+                    writer.Write("</ul>\n");
+                    break;
+                case ReportParagraph paragraph:
+                    writer.Write($"<p>{Text(paragraph.Text)}</p>\n");
+                    break;
+                case ReportTable table:
+                    WriteTable(writer, table);
+                    break;
+                default:
+                    throw new ArgumentException($"A block of an unknown kind: {block.GetType().Name}.", nameof(blocks));
+            }
+        }
+    }
+
+    private static void WriteTable(TextWriter writer, ReportTable table)
+    {
+        var classes = table.Columns.Select(c => c.Alignment == ColumnAlignment.Right ? " class=\"right\"" : string.Empty).ToList();
+        writer.Write("<div class=\"table\"><table>\n<thead><tr>");
+        for (int c = 0; c < table.Columns.Count; c++) writer.Write($"<th{classes[c]}>{Text(table.Columns[c].Header)}</th>");
+        writer.Write("</tr></thead>\n<tbody>\n");
+        foreach (var row in table.Rows)
+        {
+            writer.Write("<tr>");
+            for (int c = 0; c < row.Count; c++) writer.Write($"<td{classes[c]}>{Text(row[c])}</td>");
+            writer.Write("</tr>\n");
+        }
+        writer.Write("</tbody></table></div>\n");
+    }
+
+    /// <summary>A report's text as HTML content: escaped, and on one line as every renderer shows it.</summary>
+    private static string Text(string text) => Escape(text.ReplaceLineEndings(" "));
+
+    /// <summary>Escapes text for HTML content or a quoted attribute; other characters stay as they are (the page is UTF-8).</summary>
+    private static string Escape(string text) => text
+        .Replace("&", "&amp;", StringComparison.Ordinal)
+        .Replace("<", "&lt;", StringComparison.Ordinal)
+        .Replace(">", "&gt;", StringComparison.Ordinal)
+        .Replace("\"", "&quot;", StringComparison.Ordinal);
 
     private static void WriteCharts(TextWriter writer, IEnumerable<ReportChart> charts)
     {

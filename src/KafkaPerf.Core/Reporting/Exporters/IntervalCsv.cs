@@ -1,4 +1,6 @@
 using KafkaPerf.Measurement;
+using static KafkaPerf.Reporting.Tables.ExactCells;
+
 namespace KafkaPerf.Reporting.Exporters;
 
 /// <summary>The time series of every load run as CSV: one row per run and interval.</summary>
@@ -16,30 +18,28 @@ internal static class IntervalCsv
 
     public static void Write(BenchmarkResult result, TextWriter writer)
     {
-        writer.Write(string.Join(',', Header));
-        writer.Write('\n');
+        CsvExporter.WriteLine(Header, writer);
         foreach (var run in result.Runs)
         {
             foreach (var i in run.Intervals ?? [])
             {
                 string[] fields =
                 [
-                    CsvExporter.Num(run.Sequence), run.Client, run.Scenario.ToString().ToLowerInvariant(), CsvExporter.Num(run.MessageCount),
-                    CsvExporter.Num(run.PayloadBytes), run.Variant, CsvExporter.Num(run.OfferedRate), CsvExporter.Num(run.Repetition),
-                    CsvExporter.Bool(run.IsWarmup), CsvExporter.Bool(run.Succeeded),
-                    CsvExporter.Num(i.Index), CsvExporter.Num(i.StartSeconds), CsvExporter.Num(i.LengthSeconds), CsvExporter.Bool(i.Warmup),
-                    CsvExporter.Num(i.Sent), CsvExporter.Num(i.Acknowledged), CsvExporter.Num(i.Consumed),
-                    CsvExporter.Num(i.SentPerSecond), CsvExporter.Num(i.AcknowledgedPerSecond), CsvExporter.Num(i.ConsumedPerSecond),
-                    CsvExporter.Num(i.MegabytesPerSecond), CsvExporter.Num(i.InFlight), CsvExporter.Num(i.Lag),
+                    Number(run.Sequence), run.Client, run.Scenario.ToString().ToLowerInvariant(), Number(run.MessageCount),
+                    Number(run.PayloadBytes), run.Variant, Number(run.OfferedRate), Number(run.Repetition),
+                    Flag(run.IsWarmup), Flag(run.Succeeded),
+                    Number(i.Index), Number(i.StartSeconds), Number(i.LengthSeconds), Flag(i.Warmup),
+                    Number(i.Sent), Number(i.Acknowledged), Number(i.Consumed),
+                    Number(i.SentPerSecond), Number(i.AcknowledgedPerSecond), Number(i.ConsumedPerSecond),
+                    Number(i.MegabytesPerSecond), Number(i.InFlight), Number(i.Lag),
                     .. Latency(i.ResponseTime), .. Latency(i.ServiceTime), .. Latency(i.SendDelay),
                 ];
-                writer.Write(string.Join(',', fields.Select(CsvExporter.Quote)));
-                writer.Write('\n');
+                CsvExporter.WriteLine(fields, writer);
             }
         }
     }
 
     private static string[] Latency(IntervalLatency? latency) => latency is null
         ? ["0", string.Empty, string.Empty, string.Empty, string.Empty]
-        : [CsvExporter.Num(latency.Count), CsvExporter.Num(latency.P50Micros), CsvExporter.Num(latency.P99Micros), CsvExporter.Num(latency.P999Micros), CsvExporter.Num(latency.MaxMicros)];
+        : [Number(latency.Count), Number(latency.P50Micros), Number(latency.P99Micros), Number(latency.P999Micros), Number(latency.MaxMicros)];
 }

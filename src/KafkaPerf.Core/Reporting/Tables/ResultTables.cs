@@ -1,0 +1,366 @@
+using System.Globalization;
+using KafkaPerf.Scenarios;
+using KafkaPerf.Statistics;
+using static KafkaPerf.Reporting.Tables.ExactCells;
+using static KafkaPerf.Reporting.Tables.ReportColumn;
+
+namespace KafkaPerf.Reporting.Tables;
+
+/// <summary>
+/// The tables of a result, built once for every format that shows them. <see cref="Document"/> is the human report
+/// (the console, the Markdown and the HTML page): the environment, plan and clients; per scenario and settings variant,
+/// one table per candidate against the baseline with rows = message counts, columns = payload sizes and cells
+/// "mean ratio % (SD ratio %)", then the verdicts with their confidence intervals; the rate searches, load and
+/// per-client statistics, resources, workers, warnings and failed runs. <see cref="Runs"/> is the table for other tools
+/// (the CSV): one row per run, warm-ups and failures included (flagged), every figure in full precision.
+/// </summary>
+public static class ResultTables
+{
+    /// <summary>The human report of a result.</summary>
+    /// <param name="result">The result.</param>
+    /// <returns>The document: its preamble, then a section per comparison and per kind of table the result has.</returns>
+    public static ReportDocument Document(BenchmarkResult result)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        return new ReportDocument("KafkaPerf results", Preamble(result),
+            [.. RateSearches(result), .. Ratios(result), .. Load(result), PerClientStatistics(result), .. Resources(result), .. Workers(result),
+             .. Warnings(result), .. FailedRuns(result)]);
+    }
+
+    /// <summary>The columns of <see cref="Runs"/>: a run's identity, its figures and resources, its load figures, its error.</summary>
+    public static IReadOnlyList<ReportColumn> RunColumns { get; } =
+    [
+        Right("sequence"), Left("client"), Left("scenario"), Right("messageCount"), Right("payloadBytes"), Left("variant"), Right("repetition"),
+        Left("warmup"), Left("topic"), Right("elapsedSeconds"), Right("messagesPerSecond"), Right("megabytesPerSecond"), Right("sent"),
+        Right("delivered"), Right("received"), Right("lost"), Right("duplicates"), Right("unexpected"), Right("payloadMismatches"), Left("prefetch"),
+        Left("succeeded"), Right("latencyP50Micros"), Right("latencyP99Micros"), Right("latencyMaxMicros"),
+        Right("cpuUserSeconds"), Right("cpuSystemSeconds"), Right("gen0Collections"), Right("gen1Collections"), Right("gen2Collections"), Right("allocatedBytes"),
+        Right("runtimeGcMillis"), Right("runtimeHeapUsedBytes"), Right("brokerCpuSeconds"), Right("topicBytesOnDisk"), Right("diskBytesPerPayloadByte"),
+        Right("offeredRate"), Right("achievedRate"), Right("producers"), Right("consumers"), Right("warmupRecords"),
+        Right("responseP50Micros"), Right("responseP99Micros"), Right("responseP999Micros"), Right("responseMaxMicros"),
+        Right("serviceP50Micros"), Right("serviceP99Micros"), Right("serviceP999Micros"), Right("serviceMaxMicros"), Right("sendDelayP99Micros"), Right("sendDelayMaxMicros"),
+        Left("error"),
+    ];
+
+    /// <summary>Every run of a result, warm-ups and failures included (flagged), for other tools to process.</summary>
+    /// <param name="result">The result.</param>
+    /// <returns>The table: <see cref="RunColumns"/>, and a <see cref="RunRow"/> per run in the order they ran.</returns>
+    public static ReportTable Runs(BenchmarkResult result)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        return new ReportTable(RunColumns, result.Runs.Select(RunRow));
+    }
+
+    /// <summary>One run's row of <see cref="Runs"/>: numbers in full (round-trip) precision with the invariant culture,
+    /// empty when not measured; flags <c>true</c> or <c>false</c>.</summary>
+    /// <param name="run">The run.</param>
+    /// <returns>A cell per column of <see cref="RunColumns"/>.</returns>
+    public static IReadOnlyList<string> RunRow(RunRecord run)
+    {
+        ArgumentNullException.ThrowIfNull(run);
+        var r = run.Resources;
+        return
+        [
+            Number(run.Sequence), run.Client, Name(run.Scenario), Number(run.MessageCount), Number(run.PayloadBytes),
+            run.Variant, Number(run.Repetition), Flag(run.IsWarmup), run.Topic,
+            Number(run.ElapsedSeconds), Number(run.MessagesPerSecond), Number(run.MegabytesPerSecond),
+            Number(run.Sent), Number(run.Delivered), Number(run.Received), Number(run.Lost), Number(run.Duplicates),
+            Number(run.Unexpected), Number(run.PayloadMismatches), Flag(run.PrefetchEnabled), Flag(run.Succeeded),
+            Number(run.Latency?.P50Micros), Number(run.Latency?.P99Micros), Number(run.Latency?.MaxMicros),
+            Number(r?.CpuUserSeconds), Number(r?.CpuSystemSeconds), Number(r?.Gen0Collections), Number(r?.Gen1Collections), Number(r?.Gen2Collections),
+            Number(r?.AllocatedBytes), Number(r?.RuntimeGcMillis), Number(r?.RuntimeHeapUsedBytes), Number(r?.BrokerCpuSeconds),
+            Number(r?.TopicBytesOnDisk), Number(r?.DiskBytesPerPayloadByte),
+            Number(run.OfferedRate), Number(run.AchievedRate), Number(run.Producers), Number(run.Consumers), Number(run.WarmupRecords),
+            Number(run.ResponseTime?.P50Micros), Number(run.ResponseTime?.P99Micros), Number(run.ResponseTime?.P999Micros), Number(run.ResponseTime?.MaxMicros),
+            Number(run.ServiceTime?.P50Micros), Number(run.ServiceTime?.P99Micros), Number(run.ServiceTime?.P999Micros), Number(run.ServiceTime?.MaxMicros),
+            Number(run.SendDelay?.P99Micros), Number(run.SendDelay?.MaxMicros),
+            run.Error ?? string.Empty,
+        ];
+    }
+
+    private static List<ReportBlock> Preamble(BenchmarkResult result)
+    {
+        var plan = result.Plan;
+        var env = result.Environment;
+        var blocks = new List<ReportBlock>();
+        if (result.Cancelled) blocks.Add(new ReportNote("Cancelled", "this result holds only the runs done before the cancellation."));
+        if (result.AbortReason is { } abort) blocks.Add(new ReportNote("Stopped early", $"{abort}. This result holds the runs done until then."));
+        if (result.InProgress) blocks.Add(new ReportNote("In progress", $"written while the plan was still running, after {result.Runs.Count} of {plan.TotalRuns} runs."));
+        var brokerFacts = new[] { env.BrokerVersion is null ? null : $"Kafka {env.BrokerVersion}", env.BrokerDescription }.OfType<string>().ToList();
+        string warmup = plan.IsRate ? $" at a rate, each after a {F(plan.LoadWarmup.TotalSeconds, "0.###")} s warm-up at the same rate" : plan.Warmup ? " after 1 excluded warm-up" : string.Empty;
+        var facts = new List<string>
+        {
+            $"Started {result.StartedAtUtc.ToString("u", CultureInfo.InvariantCulture)}, finished {result.FinishedAtUtc.ToString("u", CultureInfo.InvariantCulture)}; KafkaPerf {env.ToolVersion}",
+            $"{env.Runtime}{(env.GarbageCollector is null ? string.Empty : $" ({env.GarbageCollector} GC)")} on {env.Os} ({env.Architecture}), {env.ProcessorCount} CPUs ({env.ProcessorName}), machine {env.MachineName}",
+            $"Broker: {env.BootstrapServers ?? "none"}{(brokerFacts.Count == 0 ? string.Empty : $" ({string.Join(", ", brokerFacts)})")}",
+            $"Plan: {plan.Repeat} measured runs per client and cell{warmup}, "
+                + $"{plan.Order.ToString().ToLowerInvariant()} order, seed {F(plan.Seed)}, {plan.Payload.ToString().ToLowerInvariant()} payload, "
+                + $"{PartitionsText(plan)}, replication {F(plan.ReplicationFactorFor(env.Brokers))}"
+                + $"{(plan.MinInSyncReplicas is { } minIsr ? $" (min.insync.replicas {F(minIsr)})" : string.Empty)}, tolerance ±{F(plan.Tolerance * 100, "0.#")} %",
+        };
+        if (result.ClusterWarmup is { } clusterWarmup) facts.Add($"Cluster warm-up before the first run (in no figure): {clusterWarmup}");
+        blocks.Add(new ReportList(facts));
+        blocks.Add(new ReportTable([Left("client"), Left("library version"), Left("capabilities"), Left("runs on")],
+            result.Clients.Select(string[] (client) =>
+            [
+                client.Name, client.LibraryVersion, client.Capabilities.ToString(),
+                client.Details is { Count: > 0 } d ? string.Join("; ", d.Select(p => $"{p.Key}: {p.Value}")) : "–",
+            ])));
+        return blocks;
+    }
+
+    private static IEnumerable<ReportSection> Ratios(BenchmarkResult result)
+    {
+        var plan = result.Plan;
+        // At a rate the schedule fixes the elapsed time: those cells are compared on response time (the Load section).
+        foreach (var group in result.Comparisons.Where(c => c.OfferedRate is null).GroupBy(c => (c.Scenario, c.Variant, c.Candidate, c.Baseline)))
+        {
+            var (scenario, variant, candidate, baseline) = group.Key;
+            var grid = new ReportTable([Right("messages \\ payload"), .. plan.PayloadSizes.Select(size => Right($"{F(size)} B"))],
+                plan.MessageCounts.Select(string[] (messages) =>
+                [
+                    F(messages),
+                    .. plan.PayloadSizes.Select(size => group.FirstOrDefault(x => x.MessageCount == messages && x.PayloadBytes == size) is { } c
+                        ? $"{F(c.ElapsedSeconds.MeanRatioPercent)} ({F(c.ElapsedSeconds.StandardDeviationRatioPercent)})"
+                        : "–"),
+                ]));
+            var first = group.First().ElapsedSeconds;
+            var verdictsText = first.VerdictBasis == "shift"
+                ? $"Verdicts on elapsed time: the robust ratio (Hodges–Lehmann, about the ratio of medians) with its {F(first.Confidence * 100, "0")} % confidence interval; on par when the {F((1 - (2 * (1 - first.Confidence))) * 100, "0")} % interval lies within ±{F(first.Tolerance * 100, "0")} %:"
+                : $"Verdicts on elapsed time (ratio of means with its {F(first.Confidence * 100, "0")} % confidence interval):";
+            var verdicts = new ReportTable(
+                [Right("messages"), Right("payload B"), Right("mean ratio %"), Right("robust ratio %"), Right("CI low %"), Right("CI high %"), Right("CV ratio %"), Left("verdict")],
+                group.Select(string[] (c) =>
+                {
+                    var e = c.ElapsedSeconds;
+                    bool shift = e.VerdictBasis == "shift";
+                    return
+                    [
+                        F(c.MessageCount), F(c.PayloadBytes), F(e.MeanRatioPercent), F(e.ShiftRatio * 100), F((shift ? e.ShiftRatioLow : e.MeanRatioLow) * 100),
+                        F((shift ? e.ShiftRatioHigh : e.MeanRatioHigh) * 100), F(e.CoefficientOfVariationRatioPercent), VerdictText(e.Verdict, candidate),
+                    ];
+                }));
+            yield return new ReportSection($"{Title(scenario)} · {variant} — {candidate} vs {baseline}",
+            [
+                new ReportParagraph($"Elapsed time, mean ratio % (SD ratio %), {candidate}/{baseline} × 100: below 100 % {candidate} is faster."),
+                grid,
+                new ReportParagraph(verdictsText),
+                verdicts,
+            ]);
+        }
+    }
+
+    /// <summary>The highest sustainable rate of each client and cell (<c>find-rate</c>), then every probe.</summary>
+    private static IEnumerable<ReportSection> RateSearches(BenchmarkResult result)
+    {
+        if (result.RateSearches is not { Count: > 0 } searches) yield break;
+        var highest = new ReportTable(
+            [Left("scenario"), Left("variant"), Left("client"), Right("payload B"), Left("goal"), Right("held at msg/s"), Right("failed at msg/s"),
+             Right("response p50 µs"), Right("p99 µs"), Right("p99.9 µs"), Right("probes"), Left("conclusion")],
+            searches.Select(string[] (s) =>
+            {
+                var atHeld = s.Probes.Where(p => p.Held && p.OfferedRate == s.HighestHeld).Select(p => p.ResponseTime).FirstOrDefault();
+                return
+                [
+                    Name(s.Scenario), s.Variant, s.Client, F(s.PayloadBytes), string.Join(", ", s.Goals), F(s.HighestHeld, "0"), F(s.LowestFailed, "0"),
+                    F(atHeld?.P50Micros, "0.0"), F(atHeld?.P99Micros, "0.0"), F(atHeld?.P999Micros, "0.0"), F(s.Probes.Count), s.Conclusion,
+                ];
+            }));
+        var probes = new ReportTable(
+            [Left("client"), Left("scenario"), Right("payload B"), Right("offered msg/s"), Right("achieved msg/s"), Right("response p50 µs"), Right("p99 µs"),
+             Right("p99.9 µs"), Left("held"), Left("why")],
+            searches.SelectMany(s => s.Probes.Select(string[] (p) =>
+            [
+                s.Client, Name(s.Scenario), F(s.PayloadBytes), F(p.OfferedRate, "0"), F(p.AchievedRate, "0"), F(p.ResponseTime?.P50Micros, "0.0"),
+                F(p.ResponseTime?.P99Micros, "0.0"), F(p.ResponseTime?.P999Micros, "0.0"), p.Held ? "yes" : "no", p.Reason,
+            ])));
+        yield return new ReportSection("Highest sustainable rate",
+        [
+            new ReportParagraph("The highest offered rate at which every goal held on response time (measured from when each record was due) and every run sent within 1 % of the offered rate; "
+                + "the true limit lies between the last rate that held and the first that failed."),
+            highest,
+            new ReportParagraph("Every probe, in the order it ran:"),
+            probes,
+        ]);
+    }
+
+    /// <summary>Cells of load runs (a rate, or several producers or consumers): the rate offered and achieved, and
+    /// the three latencies, merged over the measured runs.</summary>
+    private static IEnumerable<ReportSection> Load(BenchmarkResult result)
+    {
+        var cells = result.Cells.Where(c => c.OfferedRate is not null || c.ServiceTime is not null).ToList();
+        if (cells.Count == 0) yield break;
+        var blocks = new List<ReportBlock>
+        {
+            new ReportParagraph("Runs at a rate: response time from when each record was due (it includes every delay of the sender, so a stall cannot hide), "
+                + "service time from when it was actually sent, send delay = actual − intended send time; produce: to the acknowledgement, roundtrip: to the arrival. "
+                + "Percentiles merged from every measured run's histogram; achieved = the median run's measured records over the time from the first one's due time to the last send. "
+                + "A burst with several producers or consumers has no due time: its latency is the service time."),
+            new ReportTable(
+                [Left("scenario"), Left("variant"), Left("client"), Right("payload B"), Right("offered msg/s"), Right("achieved msg/s"), Right("runs"), Right("failed"),
+                 Right("response p50 µs"), Right("p99 µs"), Right("p99.9 µs"), Right("max µs"), Right("service p50 µs"), Right("p99 µs"), Right("max µs"),
+                 Right("send delay p99 µs"), Right("max µs"), Right("lost"), Right("dup")],
+                cells.Select(string[] (c) =>
+                [
+                    Name(c.Scenario), c.Variant, c.Client, F(c.PayloadBytes), F(c.OfferedRate, "0"), F(c.AchievedRate?.Median, "0"), F(c.Runs), F(c.FailedRuns),
+                    F(c.ResponseTime?.P50Micros, "0.0"), F(c.ResponseTime?.P99Micros, "0.0"), F(c.ResponseTime?.P999Micros, "0.0"), F(c.ResponseTime?.MaxMicros, "0.0"),
+                    F(c.ServiceTime?.P50Micros, "0.0"), F(c.ServiceTime?.P99Micros, "0.0"), F(c.ServiceTime?.MaxMicros, "0.0"),
+                    F(c.SendDelay?.P99Micros, "0.0"), F(c.SendDelay?.MaxMicros, "0.0"), F(c.Lost), F(c.Duplicates),
+                ])),
+        };
+        var comparisons = result.Comparisons.Where(c => c.ResponseTimeP99 is not null).ToList();
+        if (comparisons.Count > 0)
+        {
+            blocks.Add(new ReportParagraph("p99 response time of each run against the baseline's (robust ratio: below 100 % the candidate answers sooner):"));
+            blocks.Add(new ReportTable(
+                [Left("scenario"), Left("variant"), Right("payload B"), Right("offered msg/s"), Left("candidate"), Left("baseline"), Right("robust ratio %"), Left("95 % CI"), Left("verdict")],
+                comparisons.Select(string[] (c) =>
+                {
+                    var p = c.ResponseTimeP99!;
+                    return
+                    [
+                        Name(c.Scenario), c.Variant, F(c.PayloadBytes), F(c.OfferedRate, "0"), c.Candidate, c.Baseline, F(p.ShiftRatio * 100, "0.0"),
+                        $"{F(p.ShiftRatioLow * 100, "0.0")}–{F(p.ShiftRatioHigh * 100, "0.0")}", VerdictText(p.Verdict, c.Candidate),
+                    ];
+                })));
+        }
+        yield return new ReportSection("Load", blocks);
+    }
+
+    /// <summary>Each worker's part when workers ran the plan: every run's figures above are the sum of these parts.</summary>
+    private static IEnumerable<ReportSection> Workers(BenchmarkResult result)
+    {
+        var runs = result.Runs.Where(r => !r.IsWarmup && r.Workers is { Count: > 0 }).ToList();
+        if (runs.Count == 0) yield break;
+        var rows = new List<string[]>();
+        foreach (var cell in runs.GroupBy(r => (r.Scenario, r.Variant, r.Client, r.PayloadBytes, r.OfferedRate)))
+        {
+            foreach (var worker in cell.SelectMany(r => r.Workers!).GroupBy(w => w.Worker, StringComparer.Ordinal))
+            {
+                var parts = worker.ToList();
+                var ok = parts.Where(p => p.Error is null).ToList();
+                var rates = ok.Select(p => p.AchievedRate ?? (p.ElapsedSeconds > 0 ? p.Sent / p.ElapsedSeconds : double.NaN)).Where(double.IsFinite).ToList();
+                var p99 = ok.Select(p => p.Latency?.P99Micros).OfType<double>().ToList();
+                var (scenario, variant, client, payload, rate) = cell.Key;
+                rows.Add(
+                [
+                    Name(scenario), variant, client, F(payload), F(rate, "0"), worker.Key, parts[0].Host ?? "–", F(parts.Count),
+                    F(parts.Count - ok.Count), F(parts.Sum(p => p.Records)), F(Median(rates), "0"), F(Median(p99), "0.0"),
+                ]);
+            }
+        }
+        yield return new ReportSection("Workers",
+        [
+            new ReportParagraph("Every run above ran on these workers together, each with its share of the records, rate and producers; the run's counts are the "
+                + "sum of their parts and its percentiles come from their histograms added. Per worker, over the measured runs: its median rate "
+                + "(records over its own timed section, or the rate it achieved) and its median p99 latency on its own clock."),
+            new ReportTable(
+                [Left("scenario"), Left("variant"), Left("client"), Right("payload B"), Right("offered msg/s"), Left("worker"), Left("host"), Right("runs"),
+                 Right("failed"), Right("records"), Right("median msg/s"), Right("median p99 µs")],
+                rows),
+        ]);
+    }
+
+    private static double? Median(List<double> values)
+    {
+        if (values.Count == 0) return null;
+        values.Sort();
+        return values.Count % 2 == 1 ? values[values.Count / 2] : (values[(values.Count / 2) - 1] + values[values.Count / 2]) / 2;
+    }
+
+    private static ReportSection PerClientStatistics(BenchmarkResult result) => new("Per-client statistics",
+    [
+        new ReportParagraph("Elapsed seconds over the measured runs (warm-ups and failed runs excluded); CV = SD / mean; trimmed = min and max dropped; latency percentiles merged from every run's histogram."),
+        new ReportTable(
+            [Left("scenario"), Left("variant"), Left("client"), Right("messages"), Right("payload B"), Right("runs"), Right("failed"), Right("mean s"), Right("SD s"),
+             Right("CV %"), Right("median s"), Right("trimmed mean s"), Right("median msg/s"), Right("median MB/s"), Right("p50 µs"), Right("p99 µs"), Right("max µs"),
+             Right("lost"), Right("dup")],
+            result.Cells.Select(string[] (c) =>
+            {
+                var e = c.ElapsedSeconds;
+                return
+                [
+                    Name(c.Scenario), c.Variant, c.Client, F(c.MessageCount), F(c.PayloadBytes), F(c.Runs), F(c.FailedRuns),
+                    F(e.Mean, "0.000000"), e.Count < 2 ? "–" : F(e.StandardDeviation, "0.000000"), e.Count < 2 ? "–" : F(e.CoefficientOfVariation * 100),
+                    F(e.Median, "0.000000"), F(e.TrimmedMean, "0.000000"), F(c.MessagesPerSecond.Median, "0"), F(c.MegabytesPerSecond.Median),
+                    F(c.Latency?.P50Micros, "0.0"), F(c.Latency?.P99Micros, "0.0"), F(c.Latency?.MaxMicros, "0.0"), F(c.Lost), F(c.Duplicates),
+                ];
+            })),
+    ]);
+
+    private static IEnumerable<ReportSection> Resources(BenchmarkResult result)
+    {
+        if (!result.Cells.Any(c => c.Resources is not null)) yield break;
+        yield return new ReportSection("Resources",
+        [
+            new ReportParagraph("Medians over the measured runs, each read at the edges of the timed section. Client CPU = user + system time of this process "
+                + "(the .NET client's, or the in-process JVM's and .NET's together for java clients); % core = CPU time / elapsed time; "
+                + "GC = .NET collections per run (gen0/gen1/gen2) and alloc = .NET bytes allocated per message; runtime = the client's own runtime (the JVM): "
+                + "its collection time per run and heap in use at the end; counters = the client's own counters per message; broker CPU = the embedded broker's process; "
+                + "disk = the topic's log segments after the run (MB = 10^6 bytes) and per payload byte sent. – = not measured (e.g. broker figures on an external cluster)."),
+            new ReportTable(
+                [Left("scenario"), Left("variant"), Left("client"), Right("messages"), Right("payload B"), Right("median msg/s"), Right("client CPU s"), Right("user / sys s"),
+                 Right("CPU ms per 1k msg"), Right("% core"), Right("alloc B/msg"), Right("GC 0/1/2"), Right("runtime GC ms"), Right("runtime heap MB"), Left("counters/msg"),
+                 Right("broker CPU s"), Right("broker CPU ms per 1k msg"), Right("disk MB"), Right("disk B per payload B")],
+                result.Cells.Select(string[] (c) =>
+                {
+                    var r = c.Resources;
+                    var counters = r?.CountersPerMessage is { Count: > 0 } perMessage
+                        ? string.Join(", ", perMessage.Select(p => $"{p.Key} {F(p.Value, "0.###")}"))
+                        : "–";
+                    return
+                    [
+                        Name(c.Scenario), c.Variant, c.Client, F(c.MessageCount), F(c.PayloadBytes), F(c.MessagesPerSecond.Median, "0"),
+                        F(r?.CpuSeconds, "0.000"), r is null ? "–" : $"{F(r.CpuUserSeconds, "0.000")} / {F(r.CpuSystemSeconds, "0.000")}",
+                        F(r?.CpuMillisPerThousandMessages, "0.000"), F(r?.CpuPercentOfCore, "0"), F(r?.AllocatedBytesPerMessage, "0.0"),
+                        r is null ? "–" : $"{F(r.Gen0Collections, "0.#")}/{F(r.Gen1Collections, "0.#")}/{F(r.Gen2Collections, "0.#")}",
+                        F(r?.RuntimeGcMillis, "0"), F(r?.RuntimeHeapUsedBytes / 1e6, "0.0"), counters,
+                        F(r?.BrokerCpuSeconds, "0.000"), F(r?.BrokerCpuMillisPerThousandMessages, "0.000"),
+                        F(r?.TopicBytesOnDisk / 1e6, "0.000"), F(r?.DiskBytesPerPayloadByte, "0.000"),
+                    ];
+                })),
+        ]);
+    }
+
+    private static IEnumerable<ReportSection> Warnings(BenchmarkResult result)
+    {
+        if (result.Warnings.Count > 0) yield return new ReportSection("Warnings", [new ReportList(result.Warnings)]);
+    }
+
+    private static IEnumerable<ReportSection> FailedRuns(BenchmarkResult result)
+    {
+        var failures = result.Runs.Where(r => !r.Succeeded).ToList();
+        if (failures.Count == 0) yield break;
+        yield return new ReportSection("Failed runs",
+        [
+            new ReportTable(
+                [Right("run"), Left("client"), Left("scenario"), Right("messages"), Right("payload B"), Left("error")],
+                failures.Select(string[] (run) => [F(run.Sequence), run.Client, Name(run.Scenario), F(run.MessageCount), F(run.PayloadBytes), run.Error ?? string.Empty])),
+        ]);
+    }
+
+    private static string VerdictText(Verdict verdict, string candidate) => verdict switch
+    {
+        Verdict.Faster => $"{candidate} faster",
+        Verdict.Slower => $"{candidate} slower",
+        Verdict.OnPar => "on par",
+        _ => "inconclusive",
+    };
+
+    private static string Title(ScenarioKind kind) => kind.ToString();
+
+    private static string Name(ScenarioKind kind) => kind.ToString().ToLowerInvariant();
+
+    private static string F(long value) => value.ToString("N0", CultureInfo.InvariantCulture).Replace(",", " ", StringComparison.Ordinal);
+
+    private static string F(double? value, string format = "0.00") =>
+        value is not { } v || double.IsNaN(v) ? "–" : double.IsInfinity(v) ? "∞" : v.ToString(format, CultureInfo.InvariantCulture);
+
+    /// <summary>The partitions of the runs' topics: the variants' own when they set them (<c>--partitions</c> sweeps), the
+    /// plan's otherwise.</summary>
+    private static string PartitionsText(Plans.BenchmarkPlan plan)
+    {
+        var counts = plan.SettingsVariants.Select(v => v.Partitions ?? plan.Partitions).Distinct().Order().ToList();
+        return counts.Count == 1 ? $"{F(counts[0])} partition(s)" : $"{string.Join(", ", counts.Select(c => F(c)))} partitions (per variant)";
+    }
+}
