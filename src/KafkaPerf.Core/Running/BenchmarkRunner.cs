@@ -1,5 +1,3 @@
-using System.Diagnostics;
-using System.Globalization;
 using KafkaPerf.Clients;
 using KafkaPerf.Measurement;
 using KafkaPerf.Payloads;
@@ -20,26 +18,10 @@ namespace KafkaPerf.Running;
 /// marked <see cref="BenchmarkResult.Cancelled"/>.</remarks>
 public sealed class BenchmarkRunner
 {
-    /// <summary>How long a cancelled run's threads get to give their client calls back before the runner goes on without them.</summary>
-    private static readonly TimeSpan AbandonAfter = TimeSpan.FromSeconds(1.5);
-
-    /// <summary>How long deleting a topic may take once the plan was cancelled.</summary>
-    private static readonly TimeSpan CancelledCleanup = TimeSpan.FromSeconds(1);
-
-    /// <summary>How long closing a client may take at the end of the plan.</summary>
-    private static readonly TimeSpan DisposeTimeout = TimeSpan.FromSeconds(5);
-
-    /// <summary>One question to a cluster after a failed run.</summary>
-    private static readonly TimeSpan ClusterProbeTimeout = TimeSpan.FromSeconds(2);
-
-    /// <summary>An answer slower than this after a failed run is reported: the cluster was away.</summary>
-    private static readonly TimeSpan SlowAnswer = TimeSpan.FromSeconds(1);
-
-    /// <summary>The pause between questions to a cluster that does not answer.</summary>
-    private static readonly TimeSpan ClusterRetry = TimeSpan.FromMilliseconds(500);
     private readonly ClientRegistry _registry;
     private readonly ClientConnection _connection;
-    private readonly IClock _clock;
+    private readonly PlanChecks _checks;
+    private readonly RunExecutor _runs;
 
     // A plan of this runner has run on the cluster (its warm-up or a run): the cluster has served load. find-rate's
     // probes after the first are plans of the same runner.
@@ -55,7 +37,8 @@ public sealed class BenchmarkRunner
         ArgumentNullException.ThrowIfNull(connection);
         _registry = registry;
         _connection = connection;
-        _clock = clock ?? StopwatchClock.Instance;
+        _checks = new PlanChecks(registry, connection);
+        _runs = new RunExecutor(connection, clock ?? StopwatchClock.Instance);
     }
 
     /// <summary>Checks that every client of the plan is registered and has what it needs.</summary>
@@ -64,33 +47,7 @@ public sealed class BenchmarkRunner
     public IReadOnlyList<ValidationError> Validate(BenchmarkPlan plan)
     {
         ArgumentNullException.ThrowIfNull(plan);
-        var errors = new List<ValidationError>();
-        foreach (var name in plan.Clients)
-        {
-            if (!_registry.TryGet(name, out var factory))
-                errors.Add(new ValidationError(ValidationSeverity.Error, plan.IsReference(name) ? _registry.UnknownReferenceMessage(name) : _registry.UnknownClientMessage(name)));
-            else if (factory.IsReference != plan.IsReference(name))
-                errors.Add(new ValidationError(ValidationSeverity.Error, factory.IsReference
-                    ? $"'{name}' is a reference tool, not a client: name it in --references."
-                    : $"'{name}' is a client, not a reference tool: name it in --clients."));
-            else if (factory.CheckAvailability() is { } unavailable)
-                errors.Add(new ValidationError(ValidationSeverity.Error, $"Client '{name}' cannot run here: {unavailable}"));
-            else if (plan.SettingsVariants.Select(v => factory.CheckSettings(plan.SettingsFor(v, name))).FirstOrDefault(p => p is not null) is { } badSettings)
-                errors.Add(new ValidationError(ValidationSeverity.Error, $"Client '{name}' does not accept its settings: {badSettings}"));
-            else if (factory.RequiresBroker && string.IsNullOrWhiteSpace(_connection.BootstrapServers))
-                errors.Add(new ValidationError(ValidationSeverity.Error, $"Client '{name}' needs a Kafka broker: give one with --bootstrap host:port."));
-        }
-        if (_connection.Brokers is { } brokers)
-        {
-            int replicas = plan.ReplicationFactorFor(brokers);
-            if (replicas > brokers)
-                errors.Add(new ValidationError(ValidationSeverity.Error,
-                    $"Replication factor {replicas} is more than the cluster's {brokers} broker(s): use --replication-factor {brokers} or less, or a cluster with more brokers (--brokers {replicas})."));
-            else if (plan.MinInSyncReplicas is { } minIsr && minIsr > replicas)
-                errors.Add(new ValidationError(ValidationSeverity.Error,
-                    $"min.insync.replicas {minIsr} is more than the topics' replication factor {replicas}: no write with acks=all could succeed; use --min-insync-replicas {replicas} or less."));
-        }
-        return errors;
+        return _checks.Validate(plan);
     }
 
     /// <summary>Receives the result after every run, before the next one starts (the CLI's checkpoint files);
@@ -132,7 +89,8 @@ public sealed class BenchmarkRunner
         using var planSpan = KafkaPerfTelemetry.StartPlan(plan);
 
         string? clusterWarmup = null;
-        BenchmarkResult Snapshot(bool running) => Result(plan, started, runs, infos, warnings, cancelled, abortReason, running) with { ClusterWarmup = clusterWarmup };
+        BenchmarkResult Snapshot(bool running) =>
+            ResultSnapshot.Result(_connection, plan, started, runs, infos, warnings, cancelled, abortReason, running) with { ClusterWarmup = clusterWarmup };
 
         try
         {
@@ -153,7 +111,8 @@ public sealed class BenchmarkRunner
                     Details = client.Details.Count > 0 ? client.Details : null,
                 };
             }
-            Warn(warnings, progress, plan.Warnings.Concat(PlanWarnings(plan, clients.Values)).Concat(SettingsWarnings(plan)).Concat(ColdClusterWarning(plan)));
+            RunWarnings.Warn(warnings, progress, plan.Warnings.Concat(PlanChecks.PlanWarnings(plan, clients.Values)).Concat(_checks.SettingsWarnings(plan))
+                .Concat(_checks.ColdClusterWarning(plan, Remote, _servedLoad)));
             progress.OnPlanStarted(plan);
 
             int sequence = 0;
@@ -164,7 +123,8 @@ public sealed class BenchmarkRunner
                 : payloads[size] = PayloadFactory.Create(plan.Payload, size, plan.Seed, fileBytes);
             _servedLoad = true;
             if (plan.ClusterWarmup > TimeSpan.Zero && Remote is null && plan.Cells().FirstOrDefault() is { } first)
-                clusterWarmup = await WarmUpClusterAsync(plan, first, PayloadOf(first.PayloadBytes), clients, warnings, progress, broker, undeleted, runTokens.Token, cancellationToken);
+                clusterWarmup = await ClusterWarmup.WarmUpClusterAsync(_runs, plan, first, PayloadOf(first.PayloadBytes), clients, warnings, progress, broker,
+                    undeleted, runTokens.Token, cancellationToken);
             foreach (var cell in plan.Cells())
             {
                 using var cellSpan = KafkaPerfTelemetry.StartCell(cell);
@@ -194,8 +154,8 @@ public sealed class BenchmarkRunner
                     inProgress = run;
                     using var runSpan = KafkaPerfTelemetry.StartRun(run);
                     var record = Remote is { } remote
-                        ? await RunRemoteAsync(remote, run, plan, runTokens.Token)
-                        : await RunOneAsync(plan, run, clients[name], payload, warnings, progress, broker, undeleted, null, runTokens.Token, cancellationToken);
+                        ? await RunExecutor.RunRemoteAsync(remote, run, plan, runTokens.Token)
+                        : await _runs.RunOneAsync(plan, run, clients[name], payload, warnings, progress, broker, undeleted, null, runTokens.Token, cancellationToken);
                     if (Remote?.Describe(name) is { } described && infos[name].LibraryVersion == "(on the workers)") infos[name] = described;
                     inProgress = null;
                     if (broker.Exit is { } during && !record.Succeeded)
@@ -208,17 +168,17 @@ public sealed class BenchmarkRunner
                     // the run's topic is deleted and the plan goes on.
                     if (!record.Succeeded && abortReason is null && undeleted.Count > 0 && connection.CheckReachable is { } check)
                     {
-                        abortReason = await AwaitClusterAsync(check, plan.StallTimeout, run.Sequence, warnings, progress, cancellationToken);
+                        abortReason = await ClusterWait.AwaitClusterAsync(_connection, check, plan.StallTimeout, run.Sequence, warnings, progress, cancellationToken);
                         if (abortReason is null)
                         {
                             foreach (var (owner, leftover) in undeleted)
-                                await DeleteTopicAsync(owner, leftover, plan.StallTimeout, warnings, progress, cancellationToken);
+                                await _runs.DeleteTopicAsync(owner, leftover, plan.StallTimeout, warnings, progress, cancellationToken);
                             undeleted.Clear();
                         }
                     }
                     runs.Add(record);
                     KafkaPerfTelemetry.RunCompleted(runSpan, record);
-                    infos[name] = WithConfig(infos[name], record, plan.SettingsVariants.Count > 1 ? cell.Variant : null);
+                    infos[name] = ResultSnapshot.WithConfig(infos[name], record, plan.SettingsVariants.Count > 1 ? cell.Variant : null);
                     // Saved before it is shown: a run on the screen is a run in the files.
                     Checkpoints?.OnRunCompleted(Snapshot(running: abortReason is null));
                     progress.OnRunCompleted(run, record);
@@ -247,151 +207,16 @@ public sealed class BenchmarkRunner
         finally
         {
             foreach (var client in clients.Values)
-                await DisposeBoundedAsync(client, warnings, progress);
+                await RunExecutor.DisposeBoundedAsync(client, warnings, progress);
         }
 
         // Said once by whoever shows the result (the CLI's last line); kept in the result's warnings for the reports.
         if (abortReason is not null) lock (warnings) warnings.Add($"The plan stopped early: {abortReason}.");
         if (undeleted.Count > 0 && !_connection.Ephemeral)
-            Warn(warnings, progress, [$"{undeleted.Count} topic(s) could not be deleted while {_connection.BrokerName} did not answer: {string.Join(", ", undeleted.Select(u => u.Topic))}. Delete them when it is back."]);
+            RunWarnings.Warn(warnings, progress, [$"{undeleted.Count} topic(s) could not be deleted while {_connection.BrokerName} did not answer: {string.Join(", ", undeleted.Select(u => u.Topic))}. Delete them when it is back."]);
         if (plan.KeepTopics && runs.Count > 0)
-            Warn(warnings, progress, [$"{runs.Count} topics were kept (--keep-topics), named {plan.TopicPrefix}__…: delete them when done."]);
+            RunWarnings.Warn(warnings, progress, [$"{runs.Count} topics were kept (--keep-topics), named {plan.TopicPrefix}__…: delete them when done."]);
         return Snapshot(running: false) with { FinishedAtUtc = DateTimeOffset.UtcNow };
-    }
-
-    /// <summary>Records per round of the cluster warm-up: about 16 MiB of the first cell's size, 1 000 to 100 000 records.</summary>
-    /// <param name="payloadBytes">The first cell's payload size.</param>
-    /// <returns>The records each round produces and consumes.</returns>
-    private static int ClusterWarmupRecords(int payloadBytes) => (int)Math.Clamp((16L << 20) / Math.Max(1, payloadBytes), 1_000, 100_000);
-
-    /// <summary>
-    /// Rounds of the consume scenario (a topic filled, then read) on topics of their own, the plan's clients in turn, until
-    /// <see cref="BenchmarkPlan.ClusterWarmup"/> has passed: the brokers compile their produce, fetch and replication paths
-    /// before the first measured run instead of during it. No round is recorded as a run; a failed round ends the warm-up
-    /// with a warning and the plan goes on (its runs then say what is wrong).
-    /// </summary>
-    /// <returns>What the warm-up did, for the result.</returns>
-    private async Task<string?> WarmUpClusterAsync(BenchmarkPlan plan, PlanCell first, byte[] payload, Dictionary<string, IBenchClient> clients,
-        List<string> warnings, IBenchmarkProgress progress, BrokerWatch broker, List<(IBenchClient Client, string Topic)> undeleted,
-        CancellationToken runToken, CancellationToken cancellationToken)
-    {
-        var names = plan.Clients.Where(c => !plan.IsReference(c) && clients.ContainsKey(c)).ToList();
-        if (names.Count == 0)
-        {
-            Warn(warnings, progress, ["The cluster warm-up needs a client (--clients); reference tools alone do not warm it up."]);
-            return null;
-        }
-        int records = ClusterWarmupRecords(first.PayloadBytes);
-        var cell = first with { Scenario = ScenarioKind.Consume, MessageCount = records, Rate = null };
-        long started = Stopwatch.GetTimestamp();
-        int rounds = 0;
-        string? failure = null;
-        while (Stopwatch.GetElapsedTime(started) < plan.ClusterWarmup && broker.Exit is null)
-        {
-            cancellationToken.ThrowIfCancellationRequested();
-            string name = names[rounds % names.Count];
-            rounds++;
-            var topic = TopicNaming.ForClusterWarmup(plan.TopicPrefix, name, rounds);
-            var record = await RunOneAsync(plan, new RunDescriptor(0, plan.TotalRuns, cell, name, 0, topic), clients[name], payload,
-                warnings, progress, broker, undeleted, null, runToken, cancellationToken);
-            // Its traffic reached the cluster: it counts on the telemetry's counters, as a warm-up run's does.
-            KafkaPerfTelemetry.RunCompleted(null, record);
-            if (!record.Succeeded)
-            {
-                failure = $"{name}'s round {rounds} failed ({record.Error})";
-                break;
-            }
-        }
-        // A failed round's topic: deleted now (bounded by the stall timeout), not left for the first run to find.
-        foreach (var (owner, leftover) in undeleted)
-            await DeleteTopicAsync(owner, leftover, plan.StallTimeout, warnings, progress, cancellationToken);
-        undeleted.Clear();
-        double seconds = Stopwatch.GetElapsedTime(started).TotalSeconds;
-        string done = string.Create(CultureInfo.InvariantCulture,
-            $"{rounds} round(s) of {records:N0} × {first.PayloadBytes:N0} B produced and consumed by {string.Join(", ", names.Take(rounds))} in turn, {seconds:0.0} s");
-        if (failure is not null)
-        {
-            Warn(warnings, progress, [$"The cluster warm-up stopped early: {failure}; the plan goes on."]);
-            return $"{done}; stopped early: {failure}";
-        }
-        return done;
-    }
-
-    /// <summary>The result of <paramref name="runs"/> so far.</summary>
-    private BenchmarkResult Result(BenchmarkPlan plan, DateTimeOffset started, List<RunRecord> runs, Dictionary<string, ClientInfo> infos,
-        List<string> warnings, bool cancelled, string? abortReason, bool inProgress)
-    {
-        var cells = ResultSummarizer.Cells(plan, runs);
-        List<string> warningsNow;
-        lock (warnings) warningsNow = [.. warnings];
-        return new BenchmarkResult
-        {
-            StartedAtUtc = started,
-            FinishedAtUtc = DateTimeOffset.UtcNow,
-            Environment = EnvironmentInfo.Capture(_connection),
-            Plan = plan,
-            Clients = [.. plan.Clients.Where(infos.ContainsKey).Select(c => infos[c])],
-            Runs = [.. runs],
-            Cells = cells,
-            Comparisons = ResultSummarizer.Comparisons(plan, cells),
-            Warnings = warningsNow,
-            Cancelled = cancelled,
-            AbortReason = abortReason,
-            InProgress = inProgress,
-        };
-    }
-
-    /// <summary>Asks the cluster until it answers or the stall timeout has passed.</summary>
-    /// <returns><see langword="null"/> when it answered; otherwise the line that ends the plan.</returns>
-    private async Task<string?> AwaitClusterAsync(Func<TimeSpan, CancellationToken, Task<string?>> check, TimeSpan stallTimeout, int failedRun,
-        List<string> warnings, IBenchmarkProgress progress, CancellationToken cancellationToken)
-    {
-        long since = Stopwatch.GetTimestamp();
-        bool waiting = false;
-        string? why = null;
-        while (true)
-        {
-            var left = stallTimeout - Stopwatch.GetElapsedTime(since);
-            if (left > TimeSpan.Zero)
-            {
-                long asked = Stopwatch.GetTimestamp();
-                why = await check(left < ClusterProbeTimeout ? left : ClusterProbeTimeout, cancellationToken);
-                // An answer that took its time is news too: the broker was away.
-                waiting |= Stopwatch.GetElapsedTime(asked) > SlowAnswer;
-                if (why is null)
-                {
-                    if (waiting) Warn(warnings, progress, [$"{Capitalized(_connection.BrokerName)} at {_connection.BootstrapServers} answers again after {Stopwatch.GetElapsedTime(since).TotalSeconds:0.#} s: the plan goes on (run {failedRun} is listed as failed)."]);
-                    return null;
-                }
-            }
-            left = stallTimeout - Stopwatch.GetElapsedTime(since);
-            if (left <= TimeSpan.Zero)
-                return $"{_connection.BrokerName} at {_connection.BootstrapServers} did not answer for {stallTimeout.TotalSeconds:0.#} s (--stall-timeout) after run {failedRun} failed ({why ?? "no answer"})";
-            if (!waiting)
-            {
-                progress.OnWarning($"Run {failedRun} failed and {_connection.BrokerName} at {_connection.BootstrapServers} does not answer ({why}): waiting up to {stallTimeout.TotalSeconds:0.#} s for it.");
-                waiting = true;
-            }
-            await Task.Delay(left < ClusterRetry ? left : ClusterRetry, cancellationToken);
-        }
-    }
-
-    private static string Capitalized(string text) => text.Length == 0 ? text : char.ToUpperInvariant(text[0]) + text[1..];
-
-    /// <summary>One run on the workers.</summary>
-    private static async ValueTask<RunRecord> RunRemoteAsync(
-        IRemoteRuns remote, RunDescriptor run, BenchmarkPlan plan, CancellationToken runToken)
-    {
-        RunRecord measurement;
-        try
-        {
-            measurement = await remote.RunAsync(plan, run, runToken);
-        }
-        catch (Exception ex) when (ex is not OperationCanceledException)
-        {
-            measurement = RunRecord.Failed(lost: run.Cell.MessageCount, error: $"{TypeName(ex)}: {ex.Message}");
-        }
-        return run.Record(measurement);
     }
 
     /// <summary>
@@ -416,141 +241,10 @@ public sealed class BenchmarkRunner
         using var broker = new BrokerWatch(_connection.BrokerExited);
         using var runTokens = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, broker.Token);
         var undeleted = new List<(IBenchClient Client, string Topic)>();
-        var result = await RunOneAsync(plan, run, client, payload, [], progress, broker, undeleted, beforeStart, runTokens.Token, cancellationToken);
+        var result = await _runs.RunOneAsync(plan, run, client, payload, [], progress, broker, undeleted, beforeStart, runTokens.Token, cancellationToken);
         foreach (var (owner, topic) in undeleted)
-            await DeleteTopicAsync(owner, topic, plan.StallTimeout, [], progress, cancellationToken);
+            await _runs.DeleteTopicAsync(owner, topic, plan.StallTimeout, [], progress, cancellationToken);
         return result;
-    }
-
-    private async ValueTask<RunRecord> RunOneAsync(
-        BenchmarkPlan plan, RunDescriptor run, IBenchClient client, byte[] payload, List<string> warnings,
-        IBenchmarkProgress progress, BrokerWatch broker, List<(IBenchClient Client, string Topic)> undeleted,
-        Func<CancellationToken, Task>? beforeStart, CancellationToken runToken, CancellationToken cancellationToken)
-    {
-        var cell = run.Cell;
-        RunRecord? measurement = null;
-        bool ownsTopic = true;
-        try
-        {
-            try
-            {
-                // Bounded like every other wait: a cluster that does not answer fails the run, not the plan.
-                using var createTimeout = CancellationTokenSource.CreateLinkedTokenSource(runToken);
-                createTimeout.CancelAfter(plan.StallTimeout);
-                try
-                {
-                    await client.CreateTopicAsync(new TopicSpec(run.Topic, PartitionsFor(plan, cell),
-                        (short)plan.ReplicationFactorFor(_connection.Brokers), plan.MinInSyncReplicas), createTimeout.Token);
-                }
-                catch (OperationCanceledException ex) when (!runToken.IsCancellationRequested)
-                {
-                    throw new TimeoutException($"no answer within {plan.StallTimeout.TotalSeconds:0.#} s (--stall-timeout)", ex);
-                }
-            }
-            catch (TopicExistsException ex)
-            {
-                // Not created here, so not used and not deleted here either: it may be someone else's topic.
-                ownsTopic = false;
-                measurement = RunRecord.Failed(ex.Message);
-                return run.Record(measurement);
-            }
-            catch (Exception ex) when (ex is not OperationCanceledException)
-            {
-                measurement = RunRecord.Failed($"creating topic '{run.Topic}' failed: {TypeName(ex)}: {ex.Message}");
-                return run.Record(measurement);
-            }
-            try
-            {
-                if (beforeStart is not null) await beforeStart(runToken);
-                var context = new ScenarioContext
-                {
-                    Client = client,
-                    Topic = run.Topic,
-                    MessageCount = cell.MessageCount,
-                    Payload = payload,
-                    Settings = plan.SettingsFor(cell, run.Client),
-                    UsePrefetch = plan.UsePrefetch,
-                    CheckPayload = plan.CheckPayload,
-                    StallTimeout = plan.StallTimeout,
-                    Broker = _connection.BrokerProbe,
-                    Clock = _clock,
-                    Load = plan.LoadOf(cell),
-                    Producers = cell.Settings.Producers ?? 1,
-                    Consumers = cell.Settings.Consumers ?? 1,
-                    Interval = plan.Interval,
-                };
-                // Garbage from the previous run is collected now, not inside the next timed section.
-                GC.Collect();
-                GC.WaitForPendingFinalizers();
-                GC.Collect();
-                var scenario = Task.Factory.StartNew(
-                    () => Scenario.For(cell.Scenario, context).Run(context, runToken),
-                    runToken, TaskCreationOptions.LongRunning, TaskScheduler.Default);
-                measurement = await AwaitRunAsync(scenario, runToken);
-            }
-            catch (Exception ex) when (ex is not OperationCanceledException)
-            {
-                measurement = RunRecord.Failed(lost: cell.MessageCount, error: $"{TypeName(ex)}: {ex.Message}");
-            }
-            return run.Record(measurement);
-        }
-        finally
-        {
-            if (ownsTopic && !plan.KeepTopics)
-            {
-                if (broker.Exit is not null)
-                {
-                    // Nobody to ask: the topic went with the broker's data.
-                }
-                else if (measurement is { Succeeded: false } && _connection.CheckReachable is not null)
-                {
-                    // The broker may be what failed: the plan first waits for it to answer, then deletes the topic.
-                    undeleted.Add((client, run.Topic));
-                }
-                else
-                {
-                    await DeleteTopicAsync(client, run.Topic, plan.StallTimeout, warnings, progress, cancellationToken);
-                }
-            }
-        }
-    }
-
-    /// <summary>Waits for a scenario; once the run is cancelled (Ctrl+C, the broker gone), waits a moment for its threads to
-    /// give their client calls back, then no longer: the plan's end must not hang on a call that never returns.</summary>
-    private static async Task<RunRecord> AwaitRunAsync(Task<RunRecord> scenario, CancellationToken runToken)
-    {
-        var cancelled = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        using (runToken.Register(static state => ((TaskCompletionSource)state!).TrySetResult(), cancelled))
-        {
-            if (await Task.WhenAny(scenario, cancelled.Task) != scenario
-                && await Task.WhenAny(scenario, Task.Delay(AbandonAfter, CancellationToken.None)) != scenario)
-            {
-                // Left to end by itself (its client calls are bounded); its outcome no longer matters.
-                _ = scenario.ContinueWith(static t => _ = t.Exception, CancellationToken.None, TaskContinuationOptions.OnlyOnFaulted, TaskScheduler.Default);
-                throw new OperationCanceledException(runToken);
-            }
-        }
-        return await scenario;
-    }
-
-    /// <summary>Disposes a client, waiting at most a few seconds: a client whose broker is gone may not close cleanly.</summary>
-    private static async Task DisposeBoundedAsync(IBenchClient client, List<string> warnings, IBenchmarkProgress progress)
-    {
-        var dispose = Task.Run(async () => await client.DisposeAsync());
-        if (await Task.WhenAny(dispose, Task.Delay(DisposeTimeout)) != dispose)
-        {
-            _ = dispose.ContinueWith(static t => _ = t.Exception, CancellationToken.None, TaskContinuationOptions.OnlyOnFaulted, TaskScheduler.Default);
-            Warn(warnings, progress, [$"Client '{client.Name}' did not close within {DisposeTimeout.TotalSeconds:0} s; it was left to the end of the process."]);
-            return;
-        }
-        try
-        {
-            await dispose;
-        }
-        catch (Exception ex) when (ex is not OutOfMemoryException)
-        {
-            Warn(warnings, progress, [$"Client '{client.Name}' did not close cleanly: {ex.Message}"]);
-        }
     }
 
     /// <summary>A run that did not finish (cancelled, or its broker gone), for the result and the checkpoint of a process
@@ -575,90 +269,6 @@ public sealed class BenchmarkRunner
         return Math.Max(cell.Settings.Partitions ?? plan.Partitions, cell.Settings.Consumers ?? 1);
     }
 
-    /// <summary>An exception's type without generic arity (ProduceException, not ProduceException`2).</summary>
-    private static string TypeName(Exception ex)
-    {
-        var name = ex.GetType().Name;
-        int tick = name.IndexOf('`', StringComparison.Ordinal);
-        return tick < 0 ? name : name[..tick];
-    }
-
     /// <summary>The error of a run that was cancelled before it finished.</summary>
     public const string CancelledRunError = "cancelled before this run finished (Ctrl+C or SIGTERM): not measured";
-
-    private async ValueTask DeleteTopicAsync(IBenchClient client, string topic, TimeSpan stallTimeout, List<string> warnings,
-        IBenchmarkProgress progress, CancellationToken cancellationToken)
-    {
-        // Runs even when the plan was cancelled (no topic is left behind unless asked), but then briefly: the process has
-        // seconds to end.
-        using var timeout = new CancellationTokenSource(cancellationToken.IsCancellationRequested ? CancelledCleanup : stallTimeout);
-        using var shorten = cancellationToken.Register(static state => ((CancellationTokenSource)state!).CancelAfter(CancelledCleanup), timeout);
-        try
-        {
-            await client.DeleteTopicAsync(topic, timeout.Token);
-        }
-        catch (OperationCanceledException) when (timeout.IsCancellationRequested)
-        {
-            Warn(warnings, progress, [$"Topic '{topic}' could not be deleted: no answer within {(cancellationToken.IsCancellationRequested ? CancelledCleanup : stallTimeout).TotalSeconds:0.#} s.{(_connection.Ephemeral ? string.Empty : " Delete it by hand.")}"]);
-        }
-        catch (Exception ex) when (ex is not OutOfMemoryException)
-        {
-            Warn(warnings, progress, [$"Topic '{topic}' could not be deleted: {ex.Message}"]);
-        }
-    }
-
-    private static ClientInfo WithConfig(ClientInfo info, RunRecord? m, string? variant)
-    {
-        info = info with
-        {
-            ProducerConfig = info.ProducerConfig ?? Masked(m?.ProducerConfig),
-            ConsumerConfig = info.ConsumerConfig ?? Masked(m?.ConsumerConfig),
-        };
-        if (variant is null || m is null) return info;
-        var configs = new Dictionary<string, VariantConfig>(info.VariantConfigs ?? new Dictionary<string, VariantConfig>(), StringComparer.Ordinal);
-        var known = configs.GetValueOrDefault(variant);
-        configs[variant] = new VariantConfig(known?.ProducerConfig ?? Masked(m.ProducerConfig), known?.ConsumerConfig ?? Masked(m.ConsumerConfig));
-        return info with { VariantConfigs = configs };
-    }
-
-    /// <summary>A client's effective configuration for the result, whatever the client did: every secret hidden.</summary>
-    private static Dictionary<string, string>? Masked(IReadOnlyDictionary<string, string>? config) => config is null ? null : KafkaSecurity.Mask(config);
-
-    private IEnumerable<string> SettingsWarnings(BenchmarkPlan plan) =>
-        plan.Clients.SelectMany(name => plan.SettingsVariants.SelectMany(variant => _registry.Get(name).SettingsWarnings(plan.SettingsFor(variant, name))))
-            .Distinct(StringComparer.Ordinal);
-
-    /// <summary>A rate plan on a cluster started for it, without a cluster warm-up: its first cells measure the cluster's
-    /// JVMs compiling (docs/BENCHMARKS.md, "A just-started cluster").</summary>
-    private IEnumerable<string> ColdClusterWarning(BenchmarkPlan plan)
-    {
-        if (plan.IsRate && _connection.Ephemeral && plan.ClusterWarmup == TimeSpan.Zero && Remote is null && !_servedLoad)
-            yield return $"{Capitalized(_connection.BrokerName)} was started for this plan and has not served any load yet: the first cells' latency will "
-                + "be the cluster warming up, not their settings (a new 3-broker cluster at 2 000 msg/s: p95 35 ms in the first cell, 10 ms in the second, "
-                + "1 ms from the third on). Add --cluster-warmup 60s to warm it up first (90s to 120s for 3 brokers on 2 cores).";
-    }
-
-    private static IEnumerable<string> PlanWarnings(BenchmarkPlan plan, IEnumerable<IBenchClient> clients)
-    {
-        bool consumes = plan.Scenarios.Any(s => s != ScenarioKind.Produce);
-        foreach (var client in clients)
-        {
-            foreach (var warning in client.Warnings) yield return warning;
-            // A reference measures what its tool reports: no latency, no prefetch, said once in its Details.
-            if (client is IReferenceClient) continue;
-            if (plan.UsePrefetch && consumes && !client.Capabilities.HasFlag(ClientCapabilities.Prefetch))
-                yield return $"Client '{client.Name}' has no prefetch: UsePrefetch is off for it.";
-            if (plan.Scenarios.Contains(ScenarioKind.Produce) && !client.Capabilities.HasFlag(ClientCapabilities.DeliveryLatency))
-                yield return $"Client '{client.Name}' does not report per-record acknowledgements: produce runs record no send→ack latency for it.";
-        }
-    }
-
-    private static void Warn(List<string> warnings, IBenchmarkProgress progress, IEnumerable<string> messages)
-    {
-        foreach (var message in messages)
-        {
-            lock (warnings) warnings.Add(message);
-            progress.OnWarning(message);
-        }
-    }
 }

@@ -1,0 +1,88 @@
+using KafkaPerf.Clients;
+using KafkaPerf.Plans;
+using KafkaPerf.Scenarios;
+
+namespace KafkaPerf.Running;
+
+/// <summary>What a runner checks before a plan runs: whether it can run here (<see cref="Validate"/>), and what its
+/// results should be read with (the warnings said when it starts).</summary>
+internal sealed class PlanChecks
+{
+    private readonly ClientRegistry _registry;
+    private readonly ClientConnection _connection;
+
+    /// <param name="registry">The clients plans may name.</param>
+    /// <param name="connection">Where clients connect.</param>
+    internal PlanChecks(ClientRegistry registry, ClientConnection connection)
+    {
+        _registry = registry;
+        _connection = connection;
+    }
+
+    /// <summary>Checks that every client of the plan is registered and has what it needs.</summary>
+    /// <param name="plan">The plan.</param>
+    /// <returns>Findings; empty when the plan can run here.</returns>
+    internal IReadOnlyList<ValidationError> Validate(BenchmarkPlan plan)
+    {
+        ArgumentNullException.ThrowIfNull(plan);
+        var errors = new List<ValidationError>();
+        foreach (var name in plan.Clients)
+        {
+            if (!_registry.TryGet(name, out var factory))
+                errors.Add(new ValidationError(ValidationSeverity.Error, plan.IsReference(name) ? _registry.UnknownReferenceMessage(name) : _registry.UnknownClientMessage(name)));
+            else if (factory.IsReference != plan.IsReference(name))
+                errors.Add(new ValidationError(ValidationSeverity.Error, factory.IsReference
+                    ? $"'{name}' is a reference tool, not a client: name it in --references."
+                    : $"'{name}' is a client, not a reference tool: name it in --clients."));
+            else if (factory.CheckAvailability() is { } unavailable)
+                errors.Add(new ValidationError(ValidationSeverity.Error, $"Client '{name}' cannot run here: {unavailable}"));
+            else if (plan.SettingsVariants.Select(v => factory.CheckSettings(plan.SettingsFor(v, name))).FirstOrDefault(p => p is not null) is { } badSettings)
+                errors.Add(new ValidationError(ValidationSeverity.Error, $"Client '{name}' does not accept its settings: {badSettings}"));
+            else if (factory.RequiresBroker && string.IsNullOrWhiteSpace(_connection.BootstrapServers))
+                errors.Add(new ValidationError(ValidationSeverity.Error, $"Client '{name}' needs a Kafka broker: give one with --bootstrap host:port."));
+        }
+        if (_connection.Brokers is { } brokers)
+        {
+            int replicas = plan.ReplicationFactorFor(brokers);
+            if (replicas > brokers)
+                errors.Add(new ValidationError(ValidationSeverity.Error,
+                    $"Replication factor {replicas} is more than the cluster's {brokers} broker(s): use --replication-factor {brokers} or less, or a cluster with more brokers (--brokers {replicas})."));
+            else if (plan.MinInSyncReplicas is { } minIsr && minIsr > replicas)
+                errors.Add(new ValidationError(ValidationSeverity.Error,
+                    $"min.insync.replicas {minIsr} is more than the topics' replication factor {replicas}: no write with acks=all could succeed; use --min-insync-replicas {replicas} or less."));
+        }
+        return errors;
+    }
+
+    internal IEnumerable<string> SettingsWarnings(BenchmarkPlan plan) =>
+        plan.Clients.SelectMany(name => plan.SettingsVariants.SelectMany(variant => _registry.Get(name).SettingsWarnings(plan.SettingsFor(variant, name))))
+            .Distinct(StringComparer.Ordinal);
+
+    /// <summary>A rate plan on a cluster started for it, without a cluster warm-up: its first cells measure the cluster's
+    /// JVMs compiling (docs/BENCHMARKS.md, "A just-started cluster").</summary>
+    /// <param name="plan">The plan.</param>
+    /// <param name="remote">Where its runs run, when not in this process.</param>
+    /// <param name="servedLoad">Whether a plan of the same runner has already run on the cluster.</param>
+    internal IEnumerable<string> ColdClusterWarning(BenchmarkPlan plan, IRemoteRuns? remote, bool servedLoad)
+    {
+        if (plan.IsRate && _connection.Ephemeral && plan.ClusterWarmup == TimeSpan.Zero && remote is null && !servedLoad)
+            yield return $"{RunWarnings.Capitalized(_connection.BrokerName)} was started for this plan and has not served any load yet: the first cells' latency will "
+                + "be the cluster warming up, not their settings (a new 3-broker cluster at 2 000 msg/s: p95 35 ms in the first cell, 10 ms in the second, "
+                + "1 ms from the third on). Add --cluster-warmup 60s to warm it up first (90s to 120s for 3 brokers on 2 cores).";
+    }
+
+    internal static IEnumerable<string> PlanWarnings(BenchmarkPlan plan, IEnumerable<IBenchClient> clients)
+    {
+        bool consumes = plan.Scenarios.Any(s => s != ScenarioKind.Produce);
+        foreach (var client in clients)
+        {
+            foreach (var warning in client.Warnings) yield return warning;
+            // A reference measures what its tool reports: no latency, no prefetch, said once in its Details.
+            if (client is IReferenceClient) continue;
+            if (plan.UsePrefetch && consumes && !client.Capabilities.HasFlag(ClientCapabilities.Prefetch))
+                yield return $"Client '{client.Name}' has no prefetch: UsePrefetch is off for it.";
+            if (plan.Scenarios.Contains(ScenarioKind.Produce) && !client.Capabilities.HasFlag(ClientCapabilities.DeliveryLatency))
+                yield return $"Client '{client.Name}' does not report per-record acknowledgements: produce runs record no send→ack latency for it.";
+        }
+    }
+}

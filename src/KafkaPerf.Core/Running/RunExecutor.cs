@@ -1,0 +1,210 @@
+using KafkaPerf.Clients;
+using KafkaPerf.Measurement;
+using KafkaPerf.Plans;
+using KafkaPerf.Scenarios;
+
+namespace KafkaPerf.Running;
+
+/// <summary>
+/// One run on a topic of its own: the topic created (bounded by the stall timeout), the scenario on a thread of its own,
+/// the topic deleted (or, when the cluster may be what failed, left for the plan to delete once it answers); one run on the
+/// workers; a client closed within a bound.
+/// </summary>
+internal sealed class RunExecutor
+{
+    /// <summary>How long a cancelled run's threads get to give their client calls back before the runner goes on without them.</summary>
+    private static readonly TimeSpan AbandonAfter = TimeSpan.FromSeconds(1.5);
+
+    /// <summary>How long deleting a topic may take once the plan was cancelled.</summary>
+    private static readonly TimeSpan CancelledCleanup = TimeSpan.FromSeconds(1);
+
+    /// <summary>How long closing a client may take at the end of the plan.</summary>
+    private static readonly TimeSpan DisposeTimeout = TimeSpan.FromSeconds(5);
+
+    private readonly ClientConnection _connection;
+    private readonly IClock _clock;
+
+    /// <param name="connection">Where clients connect.</param>
+    /// <param name="clock">The clock the scenarios time with.</param>
+    internal RunExecutor(ClientConnection connection, IClock clock)
+    {
+        _connection = connection;
+        _clock = clock;
+    }
+
+    internal async ValueTask<RunRecord> RunOneAsync(
+        BenchmarkPlan plan, RunDescriptor run, IBenchClient client, byte[] payload, List<string> warnings,
+        IBenchmarkProgress progress, BrokerWatch broker, List<(IBenchClient Client, string Topic)> undeleted,
+        Func<CancellationToken, Task>? beforeStart, CancellationToken runToken, CancellationToken cancellationToken)
+    {
+        var cell = run.Cell;
+        RunRecord? measurement = null;
+        bool ownsTopic = true;
+        try
+        {
+            try
+            {
+                // Bounded like every other wait: a cluster that does not answer fails the run, not the plan.
+                using var createTimeout = CancellationTokenSource.CreateLinkedTokenSource(runToken);
+                createTimeout.CancelAfter(plan.StallTimeout);
+                try
+                {
+                    await client.CreateTopicAsync(new TopicSpec(run.Topic, BenchmarkRunner.PartitionsFor(plan, cell),
+                        (short)plan.ReplicationFactorFor(_connection.Brokers), plan.MinInSyncReplicas), createTimeout.Token);
+                }
+                catch (OperationCanceledException ex) when (!runToken.IsCancellationRequested)
+                {
+                    throw new TimeoutException($"no answer within {plan.StallTimeout.TotalSeconds:0.#} s (--stall-timeout)", ex);
+                }
+            }
+            catch (TopicExistsException ex)
+            {
+                // Not created here, so not used and not deleted here either: it may be someone else's topic.
+                ownsTopic = false;
+                measurement = RunRecord.Failed(ex.Message);
+                return run.Record(measurement);
+            }
+            catch (Exception ex) when (ex is not OperationCanceledException)
+            {
+                measurement = RunRecord.Failed($"creating topic '{run.Topic}' failed: {TypeName(ex)}: {ex.Message}");
+                return run.Record(measurement);
+            }
+            try
+            {
+                if (beforeStart is not null) await beforeStart(runToken);
+                var context = new ScenarioContext
+                {
+                    Client = client,
+                    Topic = run.Topic,
+                    MessageCount = cell.MessageCount,
+                    Payload = payload,
+                    Settings = plan.SettingsFor(cell, run.Client),
+                    UsePrefetch = plan.UsePrefetch,
+                    CheckPayload = plan.CheckPayload,
+                    StallTimeout = plan.StallTimeout,
+                    Broker = _connection.BrokerProbe,
+                    Clock = _clock,
+                    Load = plan.LoadOf(cell),
+                    Producers = cell.Settings.Producers ?? 1,
+                    Consumers = cell.Settings.Consumers ?? 1,
+                    Interval = plan.Interval,
+                };
+                // Garbage from the previous run is collected now, not inside the next timed section.
+                GC.Collect();
+                GC.WaitForPendingFinalizers();
+                GC.Collect();
+                var scenario = Task.Factory.StartNew(
+                    () => Scenario.For(cell.Scenario, context).Run(context, runToken),
+                    runToken, TaskCreationOptions.LongRunning, TaskScheduler.Default);
+                measurement = await AwaitRunAsync(scenario, runToken);
+            }
+            catch (Exception ex) when (ex is not OperationCanceledException)
+            {
+                measurement = RunRecord.Failed(lost: cell.MessageCount, error: $"{TypeName(ex)}: {ex.Message}");
+            }
+            return run.Record(measurement);
+        }
+        finally
+        {
+            if (ownsTopic && !plan.KeepTopics)
+            {
+                if (broker.Exit is not null)
+                {
+                    // Nobody to ask: the topic went with the broker's data.
+                }
+                else if (measurement is { Succeeded: false } && _connection.CheckReachable is not null)
+                {
+                    // The broker may be what failed: the plan first waits for it to answer, then deletes the topic.
+                    undeleted.Add((client, run.Topic));
+                }
+                else
+                {
+                    await DeleteTopicAsync(client, run.Topic, plan.StallTimeout, warnings, progress, cancellationToken);
+                }
+            }
+        }
+    }
+
+    /// <summary>Waits for a scenario; once the run is cancelled (Ctrl+C, the broker gone), waits a moment for its threads to
+    /// give their client calls back, then no longer: the plan's end must not hang on a call that never returns.</summary>
+    private static async Task<RunRecord> AwaitRunAsync(Task<RunRecord> scenario, CancellationToken runToken)
+    {
+        var cancelled = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        using (runToken.Register(static state => ((TaskCompletionSource)state!).TrySetResult(), cancelled))
+        {
+            if (await Task.WhenAny(scenario, cancelled.Task) != scenario
+                && await Task.WhenAny(scenario, Task.Delay(AbandonAfter, CancellationToken.None)) != scenario)
+            {
+                // Left to end by itself (its client calls are bounded); its outcome no longer matters.
+                _ = scenario.ContinueWith(static t => _ = t.Exception, CancellationToken.None, TaskContinuationOptions.OnlyOnFaulted, TaskScheduler.Default);
+                throw new OperationCanceledException(runToken);
+            }
+        }
+        return await scenario;
+    }
+
+    /// <summary>One run on the workers.</summary>
+    internal static async ValueTask<RunRecord> RunRemoteAsync(
+        IRemoteRuns remote, RunDescriptor run, BenchmarkPlan plan, CancellationToken runToken)
+    {
+        RunRecord measurement;
+        try
+        {
+            measurement = await remote.RunAsync(plan, run, runToken);
+        }
+        catch (Exception ex) when (ex is not OperationCanceledException)
+        {
+            measurement = RunRecord.Failed(lost: run.Cell.MessageCount, error: $"{TypeName(ex)}: {ex.Message}");
+        }
+        return run.Record(measurement);
+    }
+
+    internal async ValueTask DeleteTopicAsync(IBenchClient client, string topic, TimeSpan stallTimeout, List<string> warnings,
+        IBenchmarkProgress progress, CancellationToken cancellationToken)
+    {
+        // Runs even when the plan was cancelled (no topic is left behind unless asked), but then briefly: the process has
+        // seconds to end.
+        using var timeout = new CancellationTokenSource(cancellationToken.IsCancellationRequested ? CancelledCleanup : stallTimeout);
+        using var shorten = cancellationToken.Register(static state => ((CancellationTokenSource)state!).CancelAfter(CancelledCleanup), timeout);
+        try
+        {
+            await client.DeleteTopicAsync(topic, timeout.Token);
+        }
+        catch (OperationCanceledException) when (timeout.IsCancellationRequested)
+        {
+            RunWarnings.Warn(warnings, progress, [$"Topic '{topic}' could not be deleted: no answer within {(cancellationToken.IsCancellationRequested ? CancelledCleanup : stallTimeout).TotalSeconds:0.#} s.{(_connection.Ephemeral ? string.Empty : " Delete it by hand.")}"]);
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            RunWarnings.Warn(warnings, progress, [$"Topic '{topic}' could not be deleted: {ex.Message}"]);
+        }
+    }
+
+    /// <summary>Disposes a client, waiting at most a few seconds: a client whose broker is gone may not close cleanly.</summary>
+    internal static async Task DisposeBoundedAsync(IBenchClient client, List<string> warnings, IBenchmarkProgress progress)
+    {
+        var dispose = Task.Run(async () => await client.DisposeAsync());
+        if (await Task.WhenAny(dispose, Task.Delay(DisposeTimeout)) != dispose)
+        {
+            _ = dispose.ContinueWith(static t => _ = t.Exception, CancellationToken.None, TaskContinuationOptions.OnlyOnFaulted, TaskScheduler.Default);
+            RunWarnings.Warn(warnings, progress, [$"Client '{client.Name}' did not close within {DisposeTimeout.TotalSeconds:0} s; it was left to the end of the process."]);
+            return;
+        }
+        try
+        {
+            await dispose;
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            RunWarnings.Warn(warnings, progress, [$"Client '{client.Name}' did not close cleanly: {ex.Message}"]);
+        }
+    }
+
+    /// <summary>An exception's type without generic arity (ProduceException, not ProduceException`2).</summary>
+    private static string TypeName(Exception ex)
+    {
+        var name = ex.GetType().Name;
+        int tick = name.IndexOf('`', StringComparison.Ordinal);
+        return tick < 0 ? name : name[..tick];
+    }
+}
