@@ -1,9 +1,6 @@
 using System.Diagnostics;
 using System.Globalization;
-using System.Net;
-using System.Net.Sockets;
 using System.Security.Cryptography;
-using System.Text.RegularExpressions;
 using KafkaPerf.Adapters.Jvm;
 using KafkaPerf.Clients;
 
@@ -22,18 +19,16 @@ namespace KafkaPerf.Adapters.Broker;
 /// Once ready, the nodes ignore Ctrl+C, so a cancelled run can still delete its topics before stopping them.</para>
 /// <para>Thread-safe to dispose more than once.</para>
 /// </remarks>
-public sealed partial class EmbeddedKafkaBroker : IAsyncDisposable
+public sealed class EmbeddedKafkaBroker : IAsyncDisposable
 {
     private const string MainClass = "kafkaperf.broker.EmbeddedBrokerMain";
     private const string ReadyPrefix = "KAFKAPERF-READY ";
     private const string FailedPrefix = "KAFKAPERF-FAILED ";
     private const int LogTailLines = 25;
-    private static readonly TimeSpan StopTimeout = TimeSpan.FromSeconds(10);
 
     /// <summary>The most controllers (voters of the KRaft quorum): three survive the loss of any one.</summary>
     public const int MaxControllers = 3;
 
-    private const string MarkerFile = ".kafkaperf-broker";
     internal const string LogFolderName = "kafka-logs";
     private readonly TaskCompletionSource<BrokerExit> _unexpectedExit = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly string? _crashLogPath;
@@ -125,7 +120,7 @@ public sealed partial class EmbeddedKafkaBroker : IAsyncDisposable
         var jars = KafkaJars.Locate(options.KafkaHome);
         var classPath = jars.ClassPathWithProjectJar();
         // One folder per user: another user's folders are neither readable nor ours to sweep.
-        var root = options.DataRoot ?? Path.Combine(Path.GetTempPath(), "kafkaperf-brokers-" + SafeName(Environment.UserName));
+        var root = options.DataRoot ?? Path.Combine(Path.GetTempPath(), "kafkaperf-brokers-" + BrokerDataFolders.SafeName(Environment.UserName));
         try
         {
             Directory.CreateDirectory(root);
@@ -135,7 +130,7 @@ public sealed partial class EmbeddedKafkaBroker : IAsyncDisposable
             throw new PrerequisiteException(
                 $"The broker's data folder cannot be created under '{root}' ({ex.Message}): make the temporary folder writable or point TMPDIR at one that is.", ex);
         }
-        RemoveAbandonedDataDirectories(root);
+        BrokerDataFolders.RemoveAbandonedDataDirectories(root);
 
         // Free ports are found by binding port 0 and letting go, so another process may take one in between:
         // a node that cannot bind starts the cluster again on new ports.
@@ -160,16 +155,16 @@ public sealed partial class EmbeddedKafkaBroker : IAsyncDisposable
     {
         var dataDirectory = Path.Combine(root, $"{Environment.ProcessId}-{Convert.ToHexStringLower(RandomNumberGenerator.GetBytes(4))}");
         int count = options.Brokers;
-        var ports = Enumerable.Range(0, count).Select(_ => (options.PortPicker ?? FreePorts)()).ToList();
+        var ports = Enumerable.Range(0, count).Select(_ => (options.PortPicker ?? BrokerConfiguration.FreePorts)()).ToList();
         var security = options.Security;
         // A secured cluster keeps its brokers' own traffic, and the readiness check, on a plain listener of their own.
-        var internalPorts = security.IsSecured ? Enumerable.Range(0, count).Select(_ => FreePorts().Port).ToList() : null;
+        var internalPorts = security.IsSecured ? Enumerable.Range(0, count).Select(_ => BrokerConfiguration.FreePorts().Port).ToList() : null;
         int controllers = ControllersFor(count);
         // One node formats as a standalone controller (a dynamic quorum of itself); a cluster names its voters statically,
         // so every node knows the quorum before any of them runs.
         string? voters = count == 1 ? null
             : string.Join(',', Enumerable.Range(0, controllers).Select(i => $"{i + 1}@127.0.0.1:{ports[i].ControllerPort}"));
-        var clusterId = NewClusterId();
+        var clusterId = BrokerConfiguration.NewClusterId();
         var archive = BrokerClassArchive.For(root, java, classPath, Directory.EnumerateFiles(jars.LibsDirectory, "*.jar").Append(KafkaJars.ProjectJar),
             options.WriteClassArchive);
         var plans = new List<NodePlan>(count);
@@ -178,7 +173,7 @@ public sealed partial class EmbeddedKafkaBroker : IAsyncDisposable
         {
             Directory.CreateDirectory(dataDirectory);
             // Marks the folder as a broker's, so the sweep of abandoned folders never touches anything else.
-            File.WriteAllText(Path.Combine(dataDirectory, MarkerFile), Environment.ProcessId.ToString(CultureInfo.InvariantCulture));
+            File.WriteAllText(Path.Combine(dataDirectory, BrokerDataFolders.MarkerFile), Environment.ProcessId.ToString(CultureInfo.InvariantCulture));
             // Configurations of a secured cluster hold its keystore's password and its users': this user's eyes only.
             if (security.IsSecured) PrivateFile.RestrictFolder(dataDirectory);
             var certificates = security.UsesTls ? BrokerCertificates.Create(java, Path.Combine(dataDirectory, "tls")) : null;
@@ -186,29 +181,29 @@ public sealed partial class EmbeddedKafkaBroker : IAsyncDisposable
             for (int i = 0; i < count; i++)
             {
                 var nodeDirectory = Path.Combine(dataDirectory, $"node-{i + 1}");
-                var listener = internalPorts is null ? null : new ListenerSecurity(security, internalPorts[i], certificates);
-                var config = ServerConfig(nodeDirectory, i + 1, count, ports[i].Port, ports[i].ControllerPort, voters, options.ExtraConfig, listener);
+                var listener = internalPorts is null ? null : new BrokerConfiguration.ListenerSecurity(security, internalPorts[i], certificates);
+                var config = BrokerConfiguration.ServerConfig(nodeDirectory, i + 1, count, ports[i].Port, ports[i].ControllerPort, voters, options.ExtraConfig, listener);
                 var plan = new NodePlan(i + 1, nodeDirectory, $"127.0.0.1:{ports[i].Port}", config)
                 {
                     ReadyAddress = internalPorts is null ? null : $"127.0.0.1:{internalPorts[i]}",
                     ScramFile = security.UsesSasl && security.Mechanism != SaslMechanism.Plain ? Path.Combine(nodeDirectory, "scram-users.txt") : null,
                 };
                 Directory.CreateDirectory(nodeDirectory);
-                PrivateFile.Write(plan.ConfigPath, string.Concat(config.Select(p => $"{p.Key}={PropertiesEscape(p.Value)}\n")));
+                PrivateFile.Write(plan.ConfigPath, string.Concat(config.Select(p => $"{p.Key}={BrokerConfiguration.PropertiesEscape(p.Value)}\n")));
                 if (plan.ScramFile is not null)
                     PrivateFile.Write(plan.ScramFile, $"{security.MechanismName}=[name={security.Username},password=\"{security.RevealPassword()}\"]\n");
-                File.WriteAllText(plan.LogConfigPath, LogConfig(plan.LogFile));
+                File.WriteAllText(plan.LogConfigPath, BrokerConfiguration.LogConfig(plan.LogFile));
                 plans.Add(plan);
             }
         }
         catch (PrerequisiteException)
         {
-            DeleteDirectory(dataDirectory);
+            BrokerDataFolders.DeleteDirectory(dataDirectory);
             throw;
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
-            DeleteDirectory(dataDirectory);
+            BrokerDataFolders.DeleteDirectory(dataDirectory);
             throw new PrerequisiteException(
                 $"The broker's data folder '{dataDirectory}' cannot be written ({ex.Message}): make the temporary folder writable or point TMPDIR at one that is.", ex);
         }
@@ -220,9 +215,9 @@ public sealed partial class EmbeddedKafkaBroker : IAsyncDisposable
         }
         catch (PrerequisiteException)
         {
-            await Task.WhenAll(launched.Select(l => StopAsync(l.Process, l.Plan.DataDirectory))).ConfigureAwait(false);
+            await Task.WhenAll(launched.Select(l => BrokerProcess.StopAsync(l.Process, l.Plan.DataDirectory))).ConfigureAwait(false);
             archive?.Complete(cleanExit: false);
-            DeleteDirectory(dataDirectory);
+            BrokerDataFolders.DeleteDirectory(dataDirectory);
             throw;
         }
 
@@ -259,21 +254,21 @@ public sealed partial class EmbeddedKafkaBroker : IAsyncDisposable
         }
         if (failed is not null)
         {
-            var log = ReadLog(failed.Plan.LogFile);
+            var log = BrokerProcess.ReadLog(failed.Plan.LogFile);
             // Read before the folders go: any node that could not bind makes the whole cluster start again on new ports.
-            bool portInUse = launched.Any(l => ReadLog(l.Plan.LogFile).Any(line => line.Contains("Address already in use", StringComparison.Ordinal)));
-            await Task.WhenAll(launched.Select(l => StopAsync(l.Process, l.Plan.DataDirectory))).ConfigureAwait(false);
+            bool portInUse = launched.Any(l => BrokerProcess.ReadLog(l.Plan.LogFile).Any(line => line.Contains("Address already in use", StringComparison.Ordinal)));
+            await Task.WhenAll(launched.Select(l => BrokerProcess.StopAsync(l.Process, l.Plan.DataDirectory))).ConfigureAwait(false);
             archive?.Complete(cleanExit: false);
-            DeleteDirectory(dataDirectory);
+            BrokerDataFolders.DeleteDirectory(dataDirectory);
             cancellationToken.ThrowIfCancellationRequested();
             var reason = failure is BrokerStartException ? failure.Message : $"it did not answer within {options.StartTimeout.TotalSeconds:0.#} s";
             // The cause is usually the broker's first error, far above the tail of shutdown noise.
             var firstError = log.FirstOrDefault(l => l.Contains(" ERROR ", StringComparison.Ordinal) || l.Contains(" FATAL ", StringComparison.Ordinal));
-            if (firstError is not null) reason += "; its first error: " + Shorten(firstError);
+            if (firstError is not null) reason += "; its first error: " + BrokerProcess.Shorten(firstError);
             string which = count == 1 ? "broker" : $"cluster ({count} nodes; node {failed.Plan.NodeId} says)";
             throw new BrokerStartException(
                 $"The embedded Kafka {which} ({jars.KafkaVersion}, from {jars.Origin}) did not start: {reason}"
-                + Section("broker log", [.. log.TakeLast(LogTailLines)]) + Section("JVM output", failed.Output.Lines()), failure!)
+                + BrokerProcess.Section("broker log", [.. log.TakeLast(LogTailLines)]) + BrokerProcess.Section("JVM output", failed.Output.Lines()), failure!)
             {
                 PortInUse = portInUse,
             };
@@ -319,7 +314,7 @@ public sealed partial class EmbeddedKafkaBroker : IAsyncDisposable
         if (plan.ScramFile is not null) start.ArgumentList.Add(plan.ScramFile);
 
         var ready = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
-        var output = new OutputTail(LogTailLines);
+        var output = new BrokerProcess.OutputTail(LogTailLines);
         var process = new Process { StartInfo = start };
         process.OutputDataReceived += (_, e) =>
         {
@@ -361,7 +356,7 @@ public sealed partial class EmbeddedKafkaBroker : IAsyncDisposable
         public string LogFile => Path.Combine(DataDirectory, "broker.log");
     }
 
-    private sealed record Launched(NodePlan Plan, Process Process, Task<string> Ready, OutputTail Output);
+    private sealed record Launched(NodePlan Plan, Process Process, Task<string> Ready, BrokerProcess.OutputTail Output);
 
     /// <summary>Completes when every node's JVM has ended, whatever the reason.</summary>
     public Task Exited { get; }
@@ -377,13 +372,13 @@ public sealed partial class EmbeddedKafkaBroker : IAsyncDisposable
         string how;
         try
         {
-            how = DescribeExit(node.ExitCode);
+            how = BrokerProcess.DescribeExit(node.ExitCode);
         }
         catch (InvalidOperationException)
         {
             how = "ended";
         }
-        var log = KeepLog(node);
+        var log = BrokerProcess.KeepLog(node, _crashLogPath, Nodes.Count);
         if (Nodes.Count == 1)
         {
             _unexpectedExit.TrySetResult(new BrokerExit($"the embedded broker exited ({how})", log));
@@ -400,49 +395,6 @@ public sealed partial class EmbeddedKafkaBroker : IAsyncDisposable
             return;
         }
         NodeExited?.Invoke(node, exit);
-    }
-
-    /// <summary>How a process ended, from its exit code (a process killed by signal N reports 128 + N).</summary>
-    /// <param name="exitCode">The exit code.</param>
-    /// <returns>E.g. <c>killed by SIGKILL</c> or <c>exit code 1</c>.</returns>
-    internal static string DescribeExit(int exitCode) => exitCode switch
-    {
-        > 128 and < 160 => (exitCode - 128) switch
-        {
-            1 => "killed by SIGHUP",
-            2 => "killed by SIGINT",
-            6 => "killed by SIGABRT",
-            9 => "killed by SIGKILL",
-            11 => "killed by SIGSEGV",
-            15 => "killed by SIGTERM",
-            var signal => $"killed by signal {signal}",
-        },
-        _ => $"exit code {exitCode}",
-    };
-
-    /// <summary>Copies a node's log out of the data folder, which goes when the cluster is disposed: to the path asked for
-    /// (with the node's id for a cluster), else (a folder that cannot be written) to the temporary folder.</summary>
-    private string? KeepLog(EmbeddedBrokerNode node)
-    {
-        var fallback = Path.Combine(Path.GetTempPath(), $"kafkaperf-broker-{node.ProcessId}.log");
-        var asked = _crashLogPath is null || Nodes.Count == 1 ? _crashLogPath
-            : Path.Combine(Path.GetDirectoryName(_crashLogPath) ?? string.Empty,
-                $"{Path.GetFileNameWithoutExtension(_crashLogPath)}-node-{node.NodeId}{Path.GetExtension(_crashLogPath)}");
-        foreach (var target in asked is null ? [fallback] : new[] { asked, fallback })
-        {
-            try
-            {
-                var folder = Path.GetDirectoryName(Path.GetFullPath(target));
-                if (folder is not null) Directory.CreateDirectory(folder);
-                File.Copy(node.LogFile, target, overwrite: false);
-                return target;
-            }
-            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
-            {
-                // Next place.
-            }
-        }
-        return null;
     }
 
     /// <summary>Ends one node's JVM at once with SIGKILL, as a crash would, and waits until it is gone; the cluster goes
@@ -463,7 +415,7 @@ public sealed partial class EmbeddedKafkaBroker : IAsyncDisposable
         Interlocked.Exchange(ref _disposed, 1);
         foreach (var node in Nodes) node.Kill();
         _classArchive?.Complete(cleanExit: false);
-        DeleteDirectory(DataDirectory);
+        BrokerDataFolders.DeleteDirectory(DataDirectory);
     }
 
     /// <summary>Stops every node (each JVM deletes its data and halts) and deletes what is left of the data folder.</summary>
@@ -472,287 +424,8 @@ public sealed partial class EmbeddedKafkaBroker : IAsyncDisposable
     {
         if (Interlocked.Exchange(ref _disposed, 1) != 0) return;
         bool firstWasRunning = !Nodes[0].Exited.IsCompleted;
-        await Task.WhenAll(Nodes.Select(n => StopAsync(n.Process, n.DataDirectory))).ConfigureAwait(false);
+        await Task.WhenAll(Nodes.Select(n => BrokerProcess.StopAsync(n.Process, n.DataDirectory))).ConfigureAwait(false);
         _classArchive?.Complete(cleanExit: firstWasRunning);
-        DeleteDirectory(DataDirectory);
-    }
-
-    internal static async Task StopAsync(Process process, string dataDirectory)
-    {
-        try
-        {
-            try
-            {
-                if (!process.HasExited) process.StandardInput.Close();
-            }
-            catch (Exception ex) when (ex is IOException or InvalidOperationException)
-            {
-                // The pipe is already gone: the JVM stops by itself.
-            }
-            // A stopped JVM (SIGSTOP, a debugger) cannot see its pipe close: waiting for it would be in vain.
-            if (IsStopped(process) || !await WaitForExitAsync(process).ConfigureAwait(false))
-            {
-                // A JVM that does not stop when its owner lets go is ended the hard way.
-                try
-                {
-                    process.Kill(entireProcessTree: true);
-                }
-                catch (Exception ex) when (ex is InvalidOperationException or AggregateException or System.ComponentModel.Win32Exception)
-                {
-                    // It ended meanwhile, or cannot be signalled; its data is still removed below.
-                }
-                await WaitForExitAsync(process).ConfigureAwait(false);
-            }
-        }
-        finally
-        {
-            process.Dispose();
-            DeleteDirectory(dataDirectory);
-        }
-    }
-
-    /// <summary>Whether the process is stopped by a signal (state T in <c>/proc/PID/stat</c>); false where that cannot be read.</summary>
-    private static bool IsStopped(Process process)
-    {
-        try
-        {
-            var stat = File.ReadAllText($"/proc/{process.Id}/stat");
-            // The command name may hold spaces and parentheses: the state follows the last ')'.
-            int close = stat.LastIndexOf(')');
-            return close > 0 && close + 2 < stat.Length && stat[close + 2] is 'T' or 't';
-        }
-        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or InvalidOperationException)
-        {
-            return false;
-        }
-    }
-
-    private static async Task<bool> WaitForExitAsync(Process process)
-    {
-        using var wait = new CancellationTokenSource(StopTimeout);
-        try
-        {
-            await process.WaitForExitAsync(wait.Token).ConfigureAwait(false);
-            return true;
-        }
-        catch (OperationCanceledException)
-        {
-            return false;
-        }
-    }
-
-    /// <summary>One node's <c>server.properties</c>.</summary>
-    /// <param name="dataDirectory">The node's folder.</param>
-    /// <param name="nodeId">Its id, from 1.</param>
-    /// <param name="brokers">How many nodes the cluster has.</param>
-    /// <param name="port">Its client port.</param>
-    /// <param name="controllerPort">Its controller port (unused by a broker-only node).</param>
-    /// <param name="voters">The static quorum (<c>id@host:port,…</c>) of a cluster; <see langword="null"/> for one node.</param>
-    /// <param name="extra">Settings that add to or replace these.</param>
-    /// <returns>The settings.</returns>
-    /// <param name="listener">A secured client listener, or <see langword="null"/> for plain TCP.</param>
-    internal static Dictionary<string, string> ServerConfig(string dataDirectory, int nodeId, int brokers, int port, int controllerPort, string? voters,
-        IReadOnlyDictionary<string, string> extra, ListenerSecurity? listener = null)
-    {
-        bool controller = nodeId <= ControllersFor(brokers);
-        // Internal topics replicate as production clusters do (3 where there are 3 nodes, at least 2 in sync).
-        string replicas = Math.Min(brokers, 3).ToString(CultureInfo.InvariantCulture);
-        string minInSync = Math.Min(brokers, 2).ToString(CultureInfo.InvariantCulture);
-        var config = new Dictionary<string, string>(StringComparer.Ordinal)
-        {
-            ["process.roles"] = controller ? "broker,controller" : "broker",
-            ["node.id"] = nodeId.ToString(CultureInfo.InvariantCulture),
-            ["listeners"] = controller ? $"PLAINTEXT://127.0.0.1:{port},CONTROLLER://127.0.0.1:{controllerPort}" : $"PLAINTEXT://127.0.0.1:{port}",
-            ["advertised.listeners"] = $"PLAINTEXT://127.0.0.1:{port}",
-            ["controller.listener.names"] = "CONTROLLER",
-            ["listener.security.protocol.map"] = "CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT",
-            ["inter.broker.listener.name"] = "PLAINTEXT",
-            ["log.dirs"] = Path.Combine(dataDirectory, LogFolderName),
-            ["num.partitions"] = "1",
-            // Benchmarks create every topic themselves; a typo must fail, not create a topic silently.
-            ["auto.create.topics.enable"] = "false",
-            ["offsets.topic.replication.factor"] = replicas,
-            // One partition of consumer offsets keeps the group coordinator quick to load.
-            ["offsets.topic.num.partitions"] = "1",
-            ["transaction.state.log.replication.factor"] = replicas,
-            ["transaction.state.log.min.isr"] = minInSync,
-            ["share.coordinator.state.topic.replication.factor"] = replicas,
-            ["share.coordinator.state.topic.min.isr"] = minInSync,
-            // A lone consumer is assigned at once instead of after Kafka's default 3 s wait for more members.
-            ["group.initial.rebalance.delay.ms"] = "0",
-            // A deleted run topic's files go within a second, not after Kafka's default minute: with 10 GB runs every
-            // few seconds, the minute's worth of deleted topics held 60 GB of the disk. (0 would park a scheduler thread
-            // on the queue of logs to delete.) The broker's log tasks start a second after it, not 30 s.
-            ["log.segment.delete.delay.ms"] = "1000",
-            ["log.initial.task.delay.ms"] = "1000",
-        };
-        if (voters is null) config["controller.quorum.bootstrap.servers"] = $"127.0.0.1:{controllerPort}";
-        else config["controller.quorum.voters"] = voters;
-        if (listener is not null) listener.Apply(config, port, controller ? controllerPort : null);
-        foreach (var (key, value) in extra) config[key] = value;
-        return config;
-    }
-
-    /// <summary>A secured client listener: clients reach <c>CLIENT</c> with the cluster's protocol; the brokers talk to one
-    /// another, and the readiness check to each of them, on a plain <c>INTERNAL</c> listener, and controllers on theirs.</summary>
-    internal sealed record ListenerSecurity(KafkaSecurity Security, int InternalPort, BrokerCertificates? Certificates)
-    {
-        public void Apply(Dictionary<string, string> config, int port, int? controllerPort)
-        {
-            string listeners = $"CLIENT://127.0.0.1:{port},INTERNAL://127.0.0.1:{InternalPort}";
-            config["listeners"] = controllerPort is { } c ? $"{listeners},CONTROLLER://127.0.0.1:{c}" : listeners;
-            config["advertised.listeners"] = listeners;
-            config["listener.security.protocol.map"] = $"CONTROLLER:PLAINTEXT,INTERNAL:PLAINTEXT,CLIENT:{Security.ProtocolName}";
-            config["inter.broker.listener.name"] = "INTERNAL";
-            if (Certificates is not null)
-            {
-                config["listener.name.client.ssl.keystore.type"] = "PKCS12";
-                config["listener.name.client.ssl.keystore.location"] = Certificates.KeystorePath;
-                config["listener.name.client.ssl.keystore.password"] = Certificates.StorePassword;
-                config["listener.name.client.ssl.key.password"] = Certificates.StorePassword;
-            }
-            if (Security.UsesSasl)
-            {
-                string mechanism = Security.MechanismName;
-                config["listener.name.client.sasl.enabled.mechanisms"] = mechanism;
-                config[$"listener.name.client.{mechanism.ToLowerInvariant()}.sasl.jaas.config"] = Security.Mechanism == SaslMechanism.Plain
-                    ? $"org.apache.kafka.common.security.plain.PlainLoginModule required user_{Security.Username}=\"{Security.RevealPassword()}\";"
-                    : "org.apache.kafka.common.security.scram.ScramLoginModule required;";
-            }
-        }
-    }
-
-    /// <summary>Java's properties format: a backslash escapes.</summary>
-    private static string PropertiesEscape(string value) => value.Replace("\\", "\\\\", StringComparison.Ordinal);
-
-
-    private static string LogConfig(string logFile) =>
-        $"""
-        status = error
-        appender.file.type = File
-        appender.file.name = file
-        appender.file.fileName = {logFile}
-        appender.file.layout.type = PatternLayout
-        appender.file.layout.pattern = [%d] %p %m (%c)%n
-        rootLogger.level = INFO
-        rootLogger.appenderRef.file.ref = file
-        logger.kafka-request.name = kafka.request.logger
-        logger.kafka-request.level = WARN
-        logger.readiness-admin.name = org.apache.kafka.clients.admin
-        logger.readiness-admin.level = WARN
-        """;
-
-    /// <summary>A Kafka cluster id: 16 random bytes in URL-safe base64 without padding, never starting with '-'.</summary>
-    private static string NewClusterId()
-    {
-        while (true)
-        {
-            var id = Convert.ToBase64String(RandomNumberGenerator.GetBytes(16)).TrimEnd('=').Replace('+', '-').Replace('/', '_');
-            if (id[0] != '-') return id;
-        }
-    }
-
-    private static (int Port, int ControllerPort) FreePorts()
-    {
-        using var first = new TcpListener(IPAddress.Loopback, 0);
-        using var second = new TcpListener(IPAddress.Loopback, 0);
-        first.Start();
-        second.Start();
-        int a = ((IPEndPoint)first.LocalEndpoint).Port, b = ((IPEndPoint)second.LocalEndpoint).Port;
-        first.Stop();
-        second.Stop();
-        return (a, b);
-    }
-
-    /// <summary>Deletes broker data folders (named <c>pid-token</c>, with the marker file) whose owning process is gone.</summary>
-    private static void RemoveAbandonedDataDirectories(string root)
-    {
-        foreach (var directory in Directory.EnumerateDirectories(root))
-        {
-            var match = DataFolderName().Match(Path.GetFileName(directory));
-            if (!match.Success || !File.Exists(Path.Combine(directory, MarkerFile))) continue;
-            int pid = int.Parse(match.Groups[1].ValueSpan, NumberStyles.None, CultureInfo.InvariantCulture);
-            if (pid != Environment.ProcessId && !IsRunning(pid)) DeleteDirectory(directory);
-        }
-    }
-
-    private static bool IsRunning(int pid)
-    {
-        try
-        {
-            using var process = Process.GetProcessById(pid);
-            return !process.HasExited;
-        }
-        catch (ArgumentException)
-        {
-            return false;
-        }
-        catch (InvalidOperationException)
-        {
-            return false;
-        }
-    }
-
-    private static void DeleteDirectory(string directory)
-    {
-        for (int attempt = 0; attempt < 5 && Directory.Exists(directory); attempt++)
-        {
-            try
-            {
-                Directory.Delete(directory, recursive: true);
-            }
-            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
-            {
-                Thread.Sleep(50);
-            }
-        }
-    }
-
-    /// <summary>The broker's log, read while the JVM may still hold it open.</summary>
-    private static List<string> ReadLog(string path)
-    {
-        var lines = new List<string>();
-        try
-        {
-            if (!File.Exists(path)) return lines;
-            using var stream = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
-            using var reader = new StreamReader(stream);
-            while (reader.ReadLine() is { } line) lines.Add(line);
-        }
-        catch (IOException)
-        {
-            // The log is informative only.
-        }
-        return lines;
-    }
-
-    private static string Shorten(string line) => line.Length <= 300 ? line : line[..300] + "…";
-
-    private static string SafeName(string name) => string.Concat(name.Select(c => char.IsAsciiLetterOrDigit(c) ? c : '_'));
-
-    [GeneratedRegex(@"^(\d{1,10})-[0-9a-f]{8}$")]
-    private static partial Regex DataFolderName();
-
-    private static string Section(string title, string[] lines) =>
-        lines.Length == 0 ? string.Empty : $"\n--- last lines of the {title} ---\n{string.Join('\n', lines)}";
-
-    /// <summary>The last lines a process wrote, kept in a bounded queue.</summary>
-    private sealed class OutputTail(int capacity)
-    {
-        private readonly Queue<string> _lines = new();
-
-        public void Add(string line)
-        {
-            lock (_lines)
-            {
-                if (_lines.Count == capacity) _lines.Dequeue();
-                _lines.Enqueue(line);
-            }
-        }
-
-        public string[] Lines()
-        {
-            lock (_lines) return [.. _lines];
-        }
+        BrokerDataFolders.DeleteDirectory(DataDirectory);
     }
 }
