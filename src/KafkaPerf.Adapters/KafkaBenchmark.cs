@@ -2,6 +2,7 @@ using KafkaPerf.Adapters;
 using KafkaPerf.Adapters.Broker;
 using KafkaPerf.Adapters.Confluent;
 using KafkaPerf.Adapters.Java;
+using KafkaPerf.Adapters.Plugins;
 using KafkaPerf.Adapters.References;
 using KafkaPerf.Clients;
 using KafkaPerf.Clients.InMemory;
@@ -60,6 +61,7 @@ public sealed class KafkaBenchmarkBuilder
     private readonly List<double> _rates = [];
     private TimeSpan? _duration;
     private readonly Dictionary<string, IBenchClientFactory> _factories = new(StringComparer.OrdinalIgnoreCase);
+    private readonly List<PluginClient> _plugins = [];
     private IBenchmarkProgress? _progress;
 
     internal KafkaBenchmarkBuilder(BrokerSource source)
@@ -95,6 +97,21 @@ public sealed class KafkaBenchmarkBuilder
     {
         ArgumentNullException.ThrowIfNull(factory);
         _factories[factory.Name] = factory;
+        return this;
+    }
+
+    /// <summary>Adds the clients of a plugin: an assembly built against KafkaPerf.Core, or the folder it was published to,
+    /// loaded in a context of its own (see samples/CustomClient). A client version (<c>confluent@2.15.1</c>) needs no
+    /// plugin: name it in <see cref="Clients"/>, and it is restored once from the NuGet sources.</summary>
+    /// <param name="path">The plugin.</param>
+    /// <returns>This builder.</returns>
+    /// <exception cref="PluginException">It cannot be used, or a client's name is taken; one line.</exception>
+    public KafkaBenchmarkBuilder Plugin(string path)
+    {
+        var clients = ClientPlugins.Load(path);
+        var taken = clients.FirstOrDefault(c => _factories.ContainsKey(c.Factory.Name) || _plugins.Any(p => p.Factory.Name.Equals(c.Factory.Name, StringComparison.OrdinalIgnoreCase)));
+        if (taken is not null) throw new PluginException($"The plugin client '{taken.Factory.Name}' from '{taken.Origin}' has the name of a client already added: rename it (its factory's Name).");
+        _plugins.AddRange(clients);
         return this;
     }
 
@@ -196,6 +213,7 @@ public sealed class KafkaBenchmarkBuilder
     /// <exception cref="PrerequisiteException">Java, Kafka's jars or librdkafka are missing, no Docker engine answers or the
     /// image cannot be had (a container), or the cluster does not answer.</exception>
     /// <exception cref="BrokerStartException">The embedded broker or the container did not start.</exception>
+    /// <exception cref="PluginException">A client version cannot be restored or loaded.</exception>
     public async Task<BenchmarkResult> RunAsync(CancellationToken cancellationToken = default)
     {
         if (_scenarios.Count > 0)
@@ -205,7 +223,9 @@ public sealed class KafkaBenchmarkBuilder
             if (_rates.Count > 0) _plan.Rates([.. _rates.Distinct()]).Duration(_duration!.Value);
         }
         var plan = _plan.Build();
-        var session = new BenchmarkSession(plan, new ClientRegistry(_factories.Values), _source);
+        var registry = new ClientRegistry(_factories.Values).With(_plugins.Select(p => (p.Factory, p.Origin)));
+        registry = await ClientVersions.AddToAsync(registry, plan.Clients, log: null, cancellationToken).ConfigureAwait(false);
+        var session = new BenchmarkSession(plan, registry, _source);
         await using (session.ConfigureAwait(false))
         {
             return await session.RunAsync(_progress, cancellationToken).ConfigureAwait(false);

@@ -33,8 +33,10 @@ internal static class Program
         builder.Services.AddInMemoryClient();
         builder.Services.AddReferenceTools();
         builder.Services.AddKafkaPerfTelemetry();
+        builder.Services.AddSingleton<ClientCatalog>();
         builder.Services.AddTransient<RunCommand>();
         builder.Services.AddTransient<ClientsCommand>();
+        builder.Services.AddTransient<PrepareClientCommand>();
         builder.Services.AddTransient<BrokerCommand>();
         builder.Services.AddTransient<WorkerCommand>();
         builder.Services.AddSingleton(new EmbeddedKafkaBrokerOptions());
@@ -62,6 +64,7 @@ internal static class Program
             host.Services.GetRequiredService<RunCommand>().Build(),
             host.Services.GetRequiredService<RunCommand>().BuildFindRate(),
             host.Services.GetRequiredService<ClientsCommand>().Build(),
+            host.Services.GetRequiredService<PrepareClientCommand>().Build(),
             host.Services.GetRequiredService<BrokerCommand>().Build(),
             host.Services.GetRequiredService<WorkerCommand>().Build(),
             CompareCommand.Build(),

@@ -1,4 +1,5 @@
 using KafkaPerf.Adapters.Broker;
+using KafkaPerf.Adapters.Plugins;
 using KafkaPerf.Clients;
 using KafkaPerf.Plans;
 using KafkaPerf.Reporting;
@@ -59,11 +60,28 @@ public class KafkaBrokerFixture : IAsyncLifetime
     /// <param name="clients">The clients the plan names.</param>
     /// <param name="cancellationToken">Stops the runs; the test context's token when omitted.</param>
     /// <returns>The result, for <see cref="PerformanceAssert"/>.</returns>
-    public async Task<BenchmarkResult> RunAsync(BenchmarkPlan plan, IEnumerable<IBenchClientFactory> clients, CancellationToken cancellationToken = default)
+    public Task<BenchmarkResult> RunAsync(BenchmarkPlan plan, IEnumerable<IBenchClientFactory> clients, CancellationToken cancellationToken = default) =>
+        RunAsync(plan, clients, plugins: [], cancellationToken);
+
+    /// <summary>Runs a plan with these clients and those of plugins (assemblies built against KafkaPerf.Core, or the
+    /// folders they were published to) against the fixture's broker; a client version the plan names
+    /// (<c>confluent@2.15.1</c>) is restored once from the NuGet sources.</summary>
+    /// <param name="plan">The plan.</param>
+    /// <param name="clients">The tool's own clients the plan names.</param>
+    /// <param name="plugins">Plugins whose clients the plan names.</param>
+    /// <param name="cancellationToken">Stops the runs; the test context's token when omitted.</param>
+    /// <returns>The result, for <see cref="PerformanceAssert"/>.</returns>
+    /// <exception cref="PluginException">A plugin or a client version cannot be used; one line.</exception>
+    public async Task<BenchmarkResult> RunAsync(BenchmarkPlan plan, IEnumerable<IBenchClientFactory> clients, IEnumerable<string> plugins, CancellationToken cancellationToken = default)
     {
+        ArgumentNullException.ThrowIfNull(plan);
+        var token = cancellationToken.CanBeCanceled ? cancellationToken : TestContext.Current.CancellationToken;
+        var registry = new ClientRegistry(clients);
+        registry = registry.With(ClientPlugins.Load(plugins, registry.Names).Select(p => (p.Factory, p.Origin)));
+        registry = await ClientVersions.AddToAsync(registry, plan.Clients, log: null, token);
         // The fixture's broker outlives the session: the session is given the connection, and stops nothing.
-        await using var session = new BenchmarkSession(plan, new ClientRegistry(clients), BrokerSources.Connected(Connection));
-        return await session.RunAsync(cancellationToken: cancellationToken.CanBeCanceled ? cancellationToken : TestContext.Current.CancellationToken);
+        await using var session = new BenchmarkSession(plan, registry, BrokerSources.Connected(Connection));
+        return await session.RunAsync(cancellationToken: token);
     }
 
     /// <inheritdoc />

@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Globalization;
 using Docker.DotNet;
 using DotNet.Testcontainers.Builders;
+using KafkaPerf.Clients;
 using Testcontainers.Kafka;
 
 namespace KafkaPerf.Adapters.Broker;

@@ -1,4 +1,5 @@
 using System.Text.RegularExpressions;
+using KafkaPerf.Clients;
 
 namespace KafkaPerf.Adapters.Broker;
 

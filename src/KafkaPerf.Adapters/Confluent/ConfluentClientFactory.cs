@@ -23,13 +23,13 @@ public sealed class ConfluentClientFactory(ConfluentClientOptions? options = nul
     public ConfluentStyle Style => style;
 
     /// <inheritdoc />
-    public string Name => style switch
+    public string Name => (style switch
     {
         ConfluentStyle.Awaited => "confluent-sync",
         ConfluentStyle.AsyncWindow => "confluent-async",
         ConfluentStyle.RecordConsume => "confluent-records",
         _ => ClientName,
-    };
+    }) + _options.NameSuffix;
 
     /// <inheritdoc />
     public string Description => style switch

@@ -8,4 +8,8 @@ public sealed record ConfluentClientOptions
 
     /// <summary>How long topic creation, deletion and a producer's first metadata may take (default 30 s).</summary>
     public TimeSpan MetadataTimeout { get; init; } = TimeSpan.FromSeconds(30);
+
+    /// <summary>Added to every style's name: <c>@2.15.1</c> makes <c>confluent@2.15.1</c>, <c>confluent-async@2.15.1</c>, …
+    /// for a Confluent.Kafka version loaded beside the default one (<c>KafkaPerf.Adapters.Plugins.ClientVersions</c>).</summary>
+    public string NameSuffix { get; init; } = string.Empty;
 }

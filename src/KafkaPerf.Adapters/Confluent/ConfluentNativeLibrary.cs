@@ -1,6 +1,7 @@
 using System.Reflection;
 using System.Runtime.InteropServices;
 using Confluent.Kafka;
+using KafkaPerf.Clients;
 
 namespace KafkaPerf.Adapters.Confluent;
 
@@ -19,6 +20,10 @@ public static unsafe class ConfluentNativeLibrary
     public const string PathVariable = "KAFKAPERF_LIBRDKAFKA";
 
     private static readonly Lock Gate = new();
+
+    /// <summary>Whether <see cref="PathVariable"/> is ignored: set in a load context of another Confluent.Kafka version,
+    /// which runs on that version's own librdkafka whatever the variable says.</summary>
+    public static bool PackagedOnly { get; set; }
     private static LibrdkafkaBinding? _binding;
     private static PrerequisiteException? _failure;
 
@@ -42,7 +47,7 @@ public static unsafe class ConfluentNativeLibrary
             if (_failure is not null) throw _failure;
             try
             {
-                _binding = Environment.GetEnvironmentVariable(PathVariable) is { Length: > 0 } explicitPath ? LoadExplicit(explicitPath) : LoadPackaged();
+                _binding = !PackagedOnly && Environment.GetEnvironmentVariable(PathVariable) is { Length: > 0 } explicitPath ? LoadExplicit(explicitPath) : LoadPackaged();
                 return _binding;
             }
             catch (PrerequisiteException ex)
@@ -69,9 +74,11 @@ public static unsafe class ConfluentNativeLibrary
             throw new PrerequisiteException(
                 $"Confluent.Kafka could not load the librdkafka of its librdkafka.redist package ({FirstLine(ex)}): set {PathVariable} to a librdkafka {ExpectedVersion} shared library.", ex);
         }
-        // The file the loader took, from the process's memory map (Linux); elsewhere the package's folder is named.
-        var path = LoadedFile() ?? Path.Combine(AppContext.BaseDirectory, "runtimes");
-        if (!NativeLibrary.TryLoad(path, out var handle))
+        // The file Confluent.Kafka's own bindings use: found through this assembly's load context (the host's, or that of
+        // a plugin with a Confluent.Kafka of its own), not from the process's memory map, which may hold several.
+        var (bound, handle) = BoundFile(version);
+        var path = bound ?? LoadedFile() ?? Path.Combine(AppContext.BaseDirectory, "runtimes");
+        if (handle == IntPtr.Zero && !NativeLibrary.TryLoad(path, out handle))
         {
             // The same file is already in the process: this only takes another reference to it, for the config dump's
             // function pointers. Without a path (not Linux) the exports come from Confluent.Kafka's own library name.
@@ -148,6 +155,53 @@ public static unsafe class ConfluentNativeLibrary
             || !int.TryParse(parts[1], System.Globalization.CultureInfo.InvariantCulture, out var minor)) return false;
         majorMinor = (major, minor);
         return true;
+    }
+
+    /// <summary>The library Confluent.Kafka's <c>DllImport</c>s bind to, by the names it tries in its order, resolved through
+    /// its assembly's load context, and the file that holds it (by the address of its <c>rd_kafka_version_str</c>): the
+    /// one whose version is <paramref name="version"/>.</summary>
+    private static (string? Path, IntPtr Handle) BoundFile(string version)
+    {
+        foreach (var name in new[] { "librdkafka", "centos8-librdkafka", "alpine-librdkafka" })
+        {
+            IntPtr handle;
+            try
+            {
+                if (!NativeLibrary.TryLoad(name, typeof(Library).Assembly, null, out handle)) continue;
+            }
+            catch (Exception ex) when (ex is DllNotFoundException or BadImageFormatException)
+            {
+                continue;
+            }
+            if (!NativeLibrary.TryGetExport(handle, "rd_kafka_version_str", out var export)) continue;
+            if (Marshal.PtrToStringUTF8(((delegate* unmanaged[Cdecl]<IntPtr>)export)()) != version) continue;
+            return (FileOf(export), handle);
+        }
+        return (null, IntPtr.Zero);
+    }
+
+    /// <summary>The file of a loaded library that holds <paramref name="address"/> (<c>dladdr</c>); <see langword="null"/>
+    /// where that cannot be asked.</summary>
+    private static string? FileOf(IntPtr address)
+    {
+        foreach (var libc in new[] { "libc.so.6", "libdl.so.2" })
+        {
+            if (!NativeLibrary.TryLoad(libc, out var library)) continue;
+            if (!NativeLibrary.TryGetExport(library, "dladdr", out var dladdr)) continue;
+            DlInfo info;
+            if (((delegate* unmanaged[Cdecl]<IntPtr, DlInfo*, int>)dladdr)(address, &info) != 0 && info.FileName != IntPtr.Zero)
+                return Marshal.PtrToStringUTF8(info.FileName);
+        }
+        return null;
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    private struct DlInfo
+    {
+        public IntPtr FileName;
+        public IntPtr FileBase;
+        public IntPtr SymbolName;
+        public IntPtr SymbolAddress;
     }
 
     /// <summary>The librdkafka file mapped into this process (Linux), from its memory map.</summary>

@@ -1,3 +1,4 @@
+using KafkaPerf.Clients;
 namespace KafkaPerf.Adapters.Jvm;
 
 /// <summary>Finds the Java installation to run: <c>JAVA_HOME</c> first, then the <c>java</c> on <c>PATH</c>.</summary>

@@ -2,6 +2,7 @@ using System.Collections.Concurrent;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Text;
+using KafkaPerf.Clients;
 
 namespace KafkaPerf.Adapters.Jvm;
 

@@ -20,7 +20,8 @@ internal sealed class LocalWorkers : IDisposable
 
     /// <summary>Starts <paramref name="count"/> workers of <paramref name="group"/>.</summary>
     /// <param name="count">Processes.</param>
-    /// <param name="command">The executable and its first arguments (the tool itself).</param>
+    /// <param name="command">The command that starts a worker (the tool, its <c>worker</c> command and any option of its
+    /// own); the group, the cluster and the worker's name are added.</param>
     /// <param name="bootstrap">The cluster.</param>
     /// <param name="security">Its security; credentials go to the workers in their environment, never on a command line.</param>
     /// <param name="group">The group.</param>
@@ -51,7 +52,7 @@ internal sealed class LocalWorkers : IDisposable
             RedirectStandardInput = true,
         };
         foreach (var argument in command.Skip(1)) start.ArgumentList.Add(argument);
-        foreach (var argument in new[] { "worker", "--group", group, "--bootstrap", bootstrap, "--name", name, "--parent", Environment.ProcessId.ToString(System.Globalization.CultureInfo.InvariantCulture) })
+        foreach (var argument in new[] { "--group", group, "--bootstrap", bootstrap, "--name", name, "--parent", Environment.ProcessId.ToString(System.Globalization.CultureInfo.InvariantCulture) })
             start.ArgumentList.Add(argument);
         if (security.IsSecured)
         {

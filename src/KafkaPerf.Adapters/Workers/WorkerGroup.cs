@@ -30,8 +30,8 @@ public sealed class WorkerGroup : IRemoteRuns, IAsyncDisposable
     /// <param name="group">A group of workers started by hand; <see langword="null"/> for <paramref name="processes"/> of the tool's.</param>
     /// <param name="expect">How many workers of the group run the plan.</param>
     /// <param name="processes">How many worker processes to start; <see langword="null"/> for a group.</param>
-    /// <param name="workerCommand">How to start one: the executable and its first arguments (the tool itself), to which
-    /// <c>worker --group … --bootstrap …</c> is added; needed with <paramref name="processes"/>.</param>
+    /// <param name="workerCommand">How to start one: the tool's <c>worker</c> command with its own options, to which
+    /// <c>--group … --bootstrap …</c> is added; needed with <paramref name="processes"/>.</param>
     /// <param name="joinTimeout">How long to wait for them.</param>
     /// <param name="log">Progress lines, or <see langword="null"/>.</param>
     /// <param name="cancellationToken">Stops the wait.</param>

@@ -11,13 +11,14 @@ namespace KafkaPerf.Adapters.Workers;
 /// of every run when told, and sends back what it measured. Between plans it waits; a coordinator that goes silent for
 /// the plan's stall timeout is given up on.
 /// </summary>
-/// <param name="registry">The clients a plan may name.</param>
+/// <param name="clientsFor">The clients a plan may name, given the names it uses (the tool's own, its plugins', and
+/// the client versions it asks for, restored once).</param>
 /// <param name="bus">The group's transport.</param>
 /// <param name="name">This worker's name in the group and in results.</param>
 /// <param name="connection">The cluster the runs load.</param>
 /// <param name="log">Where its lines go (each begins <c>kafkaperf worker NAME: </c>).</param>
 /// <param name="verbose">Whether every step of a run is said too.</param>
-public sealed class WorkerLoop(ClientRegistry registry, IWorkerTransport bus, string name, ClientConnection connection, TextWriter log, bool verbose = false) : IDisposable
+public sealed class WorkerLoop(Func<IReadOnlyList<string>, CancellationToken, Task<ClientRegistry>> clientsFor, IWorkerTransport bus, string name, ClientConnection connection, TextWriter log, bool verbose = false) : IDisposable
 {
     /// <summary>This tool's version and its runtime's, as workers announce them.</summary>
     public static string ToolVersion => WorkerMessage.ToolVersion;
@@ -103,6 +104,7 @@ public sealed class WorkerLoop(ClientRegistry registry, IWorkerTransport bus, st
                 _plan = PlanDocument.Parse(message.PlanDocument ?? throw new PlanValidationException("the coordinator sent no plan"), $"plan {planId} from {message.From}");
                 log.WriteLine($"kafkaperf worker {name}: plan {planId} from {message.From}: {string.Join(',', _plan.Clients)}, {_plan.TotalRuns} runs");
                 _cells = [.. _plan.Cells()];
+                var registry = await clientsFor(_plan.Clients, _planCancel.Token);
                 _session = new BenchmarkSession(_plan, registry, BrokerSources.Connected(connection with { StallTimeout = _plan.StallTimeout }),
                     new SessionOptions { Log = new PrefixedWriter(log, $"kafkaperf worker {name}: ") });
                 await _session.CreateShareClientsAsync(_planCancel.Token);

@@ -2,6 +2,7 @@ using System.CommandLine;
 using System.Globalization;
 using KafkaPerf.Adapters;
 using KafkaPerf.Adapters.Broker;
+using KafkaPerf.Adapters.Plugins;
 using KafkaPerf.Adapters.Workers;
 using KafkaPerf.Cli.Telemetry;
 using KafkaPerf.Clients;
@@ -17,12 +18,12 @@ namespace KafkaPerf.Cli.Commands;
 /// (<see cref="PlanOptions"/>, <see cref="BrokerOptions"/>, <see cref="OutputOptions"/>, <see cref="DistributionOptions"/>,
 /// <see cref="FindRateOptions"/>); a <see cref="BenchmarkSession"/> does the rest.
 /// </summary>
-internal sealed class RunCommand(ClientRegistry registry, EmbeddedKafkaBrokerOptions brokerDefaults, IServiceProvider services, Shutdown shutdown)
+internal sealed class RunCommand(ClientCatalog catalog, EmbeddedKafkaBrokerOptions brokerDefaults, IServiceProvider services, Shutdown shutdown)
 {
     public Command Build()
     {
         var command = new Command("run", "Run a benchmark matrix and print the comparison tables.");
-        foreach (var option in (Option[])[.. PlanOptions.RunHead, .. BrokerOptions.All, .. PlanOptions.Replication, .. PlanOptions.Sweeps,
+        foreach (var option in (Option[])[.. PlanOptions.RunHead, ClientCatalog.Plugin, .. BrokerOptions.All, .. PlanOptions.Replication, .. PlanOptions.Sweeps,
             .. OutputOptions.All, PlanOptions.StallTimeout, .. DistributionOptions.All, .. SecurityOptions.All])
             command.Options.Add(option);
         command.SetAction((parse, ct) => ExecuteAsync(parse, findRate: false, shutdown.Token));
@@ -33,7 +34,7 @@ internal sealed class RunCommand(ClientRegistry registry, EmbeddedKafkaBrokerOpt
     public Command BuildFindRate()
     {
         var command = new Command("find-rate", "Find, per client and cell, the highest rate that holds a latency goal on response time (--slo p99<20ms).");
-        foreach (var option in (Option[])[.. FindRateOptions.All, .. PlanOptions.FindRateHead, .. BrokerOptions.All, .. PlanOptions.Replication,
+        foreach (var option in (Option[])[.. FindRateOptions.All, .. PlanOptions.FindRateHead, ClientCatalog.Plugin, .. BrokerOptions.All, .. PlanOptions.Replication,
             .. PlanOptions.Sweeps, .. OutputOptions.All, PlanOptions.StallTimeout, .. SecurityOptions.All])
             command.Options.Add(option);
         command.SetAction((parse, ct) => ExecuteAsync(parse, findRate: true, shutdown.Token));
@@ -48,19 +49,32 @@ internal sealed class RunCommand(ClientRegistry registry, EmbeddedKafkaBrokerOpt
         BrokerSource source;
         IReadOnlyList<string> notes;
         Distribution? distribution;
+        ClientRegistry registry;
+        IReadOnlyList<string> plugins = ClientCatalog.PluginPaths(parse);
         // The base name of the result files; a broker that dies leaves a copy of its log beside them.
         var stem = "kafkaperf-" + DateTimeOffset.UtcNow.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture);
         try
         {
             BrokerOptions.ApplyKafkaHome(parse);
+            registry = catalog.WithPlugins(plugins);
             if (findRate) search = FindRateOptions.Read(parse);
             plan = PlanOptions.Read(parse, registry, search);
             outputs = OutputOptions.Read(parse);
             var crashLog = Path.GetFullPath(Path.Combine(outputs.Folder, $"{stem}-broker-{Environment.ProcessId}.log"));
             source = BrokerOptions.Read(parse, brokerDefaults, crashLog, out notes);
             distribution = DistributionOptions.Read(parse);
+            // A client version (confluent@2.15.1) is restored once, before anything starts.
+            registry = await ClientCatalog.WithVersionsAsync(registry, plan.Clients, outputs.Log, cancellationToken);
             if (distribution is not null && plan.ClientOverrides.SelectMany(c => c.Value.Select(s => (Client: c.Key, s.Key, s.Value))).FirstOrDefault(s => KafkaSecurity.IsSecret(s.Key, s.Value)) is { Client: not null } secret)
                 throw new PlanValidationException($"-X {secret.Client}:{secret.Key} holds a secret, and workers get the plan as a document that never carries one: give credentials with --sasl-credentials FILE on the coordinator and every worker.");
+        }
+        catch (PluginException ex)
+        {
+            return CliErrors.BadInput(ex.Message, ex);
+        }
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        {
+            return CancelledExitCode();
         }
         catch (PlanValidationException ex)
         {
@@ -76,7 +90,7 @@ internal sealed class RunCommand(ClientRegistry registry, EmbeddedKafkaBrokerOpt
             Log = log,
             Checkpoints = checkpoints,
             Remote = distribution is { } d
-                ? async (connection, token) => await WorkerGroup.JoinAsync(connection, plan, d.Group, d.Expect, d.Processes, ToolCommand(), d.JoinTimeout, log, token)
+                ? async (connection, token) => await WorkerGroup.JoinAsync(connection, plan, d.Group, d.Expect, d.Processes, WorkerCommandLine(plugins), d.JoinTimeout, log, token)
                 : null,
         });
         // Names, prerequisites and what the cluster's known size allows are checked before a broker starts.
@@ -162,12 +176,13 @@ internal sealed class RunCommand(ClientRegistry registry, EmbeddedKafkaBrokerOpt
         }
     }
 
-    /// <summary>How to start this tool again (its local workers): the executable, and the tool's assembly when the
-    /// executable is <c>dotnet</c> (the tests, a framework-dependent launch).</summary>
-    private static string[] ToolCommand()
+    /// <summary>How to start a local worker: this tool again (with its assembly when the executable is <c>dotnet</c>: the
+    /// tests, a framework-dependent launch), its <c>worker</c> command and the plugins of this command line.</summary>
+    private static string[] WorkerCommandLine(IReadOnlyList<string> plugins)
     {
         var path = Environment.ProcessPath ?? throw new InvalidOperationException("this process's executable is unknown");
-        return Path.GetFileNameWithoutExtension(path) == "dotnet" ? [path, typeof(RunCommand).Assembly.Location] : [path];
+        string[] tool = Path.GetFileNameWithoutExtension(path) == "dotnet" ? [path, typeof(RunCommand).Assembly.Location] : [path];
+        return [.. tool, "worker", .. plugins.SelectMany(p => new[] { "--plugin", Path.GetFullPath(p) })];
     }
 
     /// <summary>130 after Ctrl+C, 143 after SIGTERM.</summary>

@@ -1,6 +1,7 @@
 using System.CommandLine;
 using System.Diagnostics;
 using KafkaPerf.Adapters;
+using KafkaPerf.Adapters.Plugins;
 using KafkaPerf.Adapters.Workers;
 using KafkaPerf.Cli.Commands;
 using KafkaPerf.Clients;
@@ -17,7 +18,7 @@ namespace KafkaPerf.Cli.Commands;
 /// (or <c>--processes</c>) anywhere sends it, until Ctrl+C or SIGTERM. Between plans it waits; a coordinator that goes
 /// silent for the plan's stall timeout is given up on, and the worker waits again.
 /// </summary>
-internal sealed class WorkerCommand(ClientRegistry registry, Shutdown shutdown)
+internal sealed class WorkerCommand(ClientCatalog catalog, Shutdown shutdown)
 {
     private static readonly Option<string> Group = new("--group") { Description = "The worker group to join (letters, digits, '.', '_', '-'); a run names it with --workers.", Required = true };
     private static readonly Option<string> Bootstrap = new("--bootstrap") { Description = "The Kafka cluster (host:port,…): the workers' meeting place and the cluster the runs load.", Required = true };
@@ -29,7 +30,7 @@ internal sealed class WorkerCommand(ClientRegistry registry, Shutdown shutdown)
     {
         var command = new Command("worker", "Join a worker group on a cluster and run shares of the plans a 'run --workers GROUP' sends, until Ctrl+C.")
         {
-            Group, Bootstrap, Name, Plans, Parent,
+            Group, Bootstrap, Name, Plans, Parent, ClientCatalog.Plugin,
         };
         foreach (var option in SecurityOptions.All) command.Options.Add(option);
         command.SetAction((parse, ct) => ExecuteAsync(parse, shutdown.Token));
@@ -41,6 +42,7 @@ internal sealed class WorkerCommand(ClientRegistry registry, Shutdown shutdown)
         var group = parse.GetValue(Group)!;
         var bootstrap = parse.GetValue(Bootstrap)!;
         KafkaSecurity security;
+        ClientRegistry registry;
         try
         {
             if (WorkerBus.CheckGroupName(group) is { } bad) throw new PlanValidationException($"{bad}: e.g. --group bench-1.");
@@ -48,8 +50,14 @@ internal sealed class WorkerCommand(ClientRegistry registry, Shutdown shutdown)
                 throw new PlanValidationException($"--bootstrap '{bootstrap}' is not host:port[,host:port…]: give the address of a broker of the cluster the workers meet on, e.g. --bootstrap localhost:9092.");
             if (parse.GetValue(Plans) is < 1) throw new PlanValidationException($"--plans {parse.GetValue(Plans)} is out of range: give 1 or more, or leave it out to run until stopped.");
             security = SecurityOptions.Read(parse, embedded: false);
+            // The plugins are loaded now: one that cannot be is said before the worker joins.
+            registry = catalog.WithPlugins(ClientCatalog.PluginPaths(parse));
         }
         catch (PlanValidationException ex)
+        {
+            return CliErrors.BadInput(ex.Message, ex);
+        }
+        catch (PluginException ex)
         {
             return CliErrors.BadInput(ex.Message, ex);
         }
@@ -71,7 +79,7 @@ internal sealed class WorkerCommand(ClientRegistry registry, Shutdown shutdown)
         using (bus)
         {
             Console.Error.WriteLine($"kafkaperf worker {name}: joined group '{group}' on {bootstrap} ({WorkerLoop.ToolVersion}); waiting for plans (Ctrl+C ends it).");
-            using var worker = new WorkerLoop(registry, bus, name, new ClientConnection(bootstrap) { Security = security, BrokerName = "the Kafka cluster" }, Console.Error, CliErrors.Verbose);
+            using var worker = new WorkerLoop((names, token) => ClientCatalog.WithVersionsAsync(registry, names, Console.Error, token), bus, name, new ClientConnection(bootstrap) { Security = security, BrokerName = "the Kafka cluster" }, Console.Error, CliErrors.Verbose);
             try
             {
                 await worker.RunAsync(parent, parse.GetValue(Plans), cancellationToken);

@@ -4,6 +4,7 @@ namespace KafkaPerf.Clients;
 public sealed class ClientRegistry
 {
     private readonly Dictionary<string, IBenchClientFactory> _factories = new(StringComparer.OrdinalIgnoreCase);
+    private readonly Dictionary<string, string> _origins = new(StringComparer.OrdinalIgnoreCase);
 
     /// <summary>Builds the registry from the registered factories.</summary>
     /// <param name="factories">Every <see cref="IBenchClientFactory"/>; names must be unique.</param>
@@ -17,6 +18,25 @@ public sealed class ClientRegistry
                 throw new ArgumentException($"Two clients are registered under the name '{factory.Name}'.", nameof(factories));
         }
     }
+
+    /// <summary>The registry with more clients from outside the tool (plugins, client versions), each with where it came from.</summary>
+    /// <param name="clients">The factories and their origins.</param>
+    /// <returns>A new registry: these clients and every one of this.</returns>
+    /// <exception cref="ArgumentException">A name is taken.</exception>
+    public ClientRegistry With(IEnumerable<(IBenchClientFactory Factory, string Origin)> clients)
+    {
+        ArgumentNullException.ThrowIfNull(clients);
+        var added = clients.ToList();
+        var registry = new ClientRegistry(_factories.Values.Concat(added.Select(c => c.Factory)));
+        foreach (var (name, origin) in _origins) registry._origins[name] = origin;
+        foreach (var (factory, origin) in added) registry._origins[factory.Name] = origin;
+        return registry;
+    }
+
+    /// <summary>Where a client from outside the tool came from.</summary>
+    /// <param name="name">The client name.</param>
+    /// <returns>Its origin; <see langword="null"/> for a built-in client.</returns>
+    public string? OriginOf(string name) => _origins.GetValueOrDefault(name);
 
     /// <summary>The registered names, sorted.</summary>
     public IReadOnlyList<string> Names => [.. _factories.Keys.Order(StringComparer.Ordinal)];

@@ -19,6 +19,7 @@ public static class TopicNaming
     /// <exception cref="ArgumentException">A part holds characters Kafka does not allow in topic names.</exception>
     public static string For(string prefix, string client, long messages, int payloadBytes, int run)
     {
+        client = Part(client);
         if (!IsValid(prefix) || !IsValid(client))
             throw new ArgumentException($"Topic prefix '{prefix}' and client name '{client}' must be non-empty and use letters, digits, '.', '_' and '-' only.");
         var name = string.Join("__",
@@ -39,11 +40,16 @@ public static class TopicNaming
     /// <exception cref="ArgumentException">A part holds characters Kafka does not allow in topic names.</exception>
     public static string ForClusterWarmup(string prefix, string client, int round)
     {
+        client = Part(client);
         var name = string.Join("__", prefix, "cluster-warmup", client, round.ToString(CultureInfo.InvariantCulture));
         if (!IsValid(prefix) || !IsValid(client) || !IsValid(name))
             throw new ArgumentException($"'{name}' is not a valid topic name: use letters, digits, '.', '_' and '-' only, at most {MaxLength} characters.");
         return name;
     }
+
+    /// <summary>A client name as a part of a topic name: a client version's <c>@</c> (<c>confluent@2.15.1</c>), which Kafka
+    /// does not allow, becomes <c>_v</c> (<c>confluent_v2.15.1</c>).</summary>
+    private static string Part(string client) => client.Replace("@", "_v", StringComparison.Ordinal);
 
     /// <summary>Whether a topic prefix is usable.</summary>
     /// <param name="name">A topic name or prefix.</param>

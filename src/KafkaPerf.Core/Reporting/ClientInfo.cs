@@ -14,6 +14,10 @@ public sealed record ClientInfo
     /// <summary>Capabilities.</summary>
     public required ClientCapabilities Capabilities { get; init; }
 
+    /// <summary>Where a client from outside the tool came from (a plugin's assembly, a client version's folder and packages);
+    /// <see langword="null"/> for a built-in client.</summary>
+    public string? Origin { get; init; }
+
     /// <summary>What the client ran on (e.g. its native library's version and file), from <see cref="IBenchClient.Details"/>.</summary>
     public IReadOnlyDictionary<string, string>? Details { get; init; }
 

@@ -100,7 +100,7 @@ public sealed class BenchmarkRunner
                 if (Remote is not null)
                 {
                     // The workers create the clients; what they are is known once they said so.
-                    infos[name] = new ClientInfo { Name = name, LibraryVersion = "(on the workers)", Capabilities = default };
+                    infos[name] = new ClientInfo { Name = name, LibraryVersion = "(on the workers)", Capabilities = default, Origin = _registry.OriginOf(name) };
                     continue;
                 }
                 var client = _registry.Get(name).Create(connection);
@@ -108,7 +108,7 @@ public sealed class BenchmarkRunner
                 infos[name] = new ClientInfo
                 {
                     Name = name, LibraryVersion = client.LibraryVersion, Capabilities = client.Capabilities,
-                    Details = client.Details.Count > 0 ? client.Details : null,
+                    Origin = _registry.OriginOf(name), Details = client.Details.Count > 0 ? client.Details : null,
                 };
             }
             RunWarnings.Warn(warnings, progress, plan.Warnings.Concat(PlanChecks.PlanWarnings(plan, clients.Values)).Concat(_checks.SettingsWarnings(plan))

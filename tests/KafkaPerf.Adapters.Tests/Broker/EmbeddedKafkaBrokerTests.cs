@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using KafkaPerf.Adapters.Broker;
 using KafkaPerf.Adapters.Jvm;
+using KafkaPerf.Clients;
 
 namespace KafkaPerf.Adapters.Tests.Broker;
 

@@ -1,4 +1,5 @@
 using KafkaPerf.Adapters.Confluent;
+using KafkaPerf.Clients;
 
 namespace KafkaPerf.Adapters.Tests.Confluent;
 

@@ -29,6 +29,18 @@ public class PlanDocumentTests
     }
 
     [Fact]
+    public void ToJsonThenParse_APlanOfBursts_GivesItBack()
+    {
+        var plan = new BenchmarkPlanBuilder().Clients("inmemory").Scenarios(ScenarioKind.Produce, ScenarioKind.Consume)
+            .MessageCounts(1_000, 10_000).PayloadSizes(100).Repeat(2).Compression(CompressionCodec.Lz4, CompressionCodec.Zstd).Build();
+
+        var read = PlanDocument.Parse(PlanDocument.ToJson(plan), "test");
+
+        Assert.Equal(plan.Cells(), read.Cells());
+        Assert.Equal(PlanDocument.ToJson(plan), PlanDocument.ToJson(read));
+    }
+
+    [Fact]
     public void Parse_AResultFile_TakesItsPlan()
     {
         var plan = Swept();

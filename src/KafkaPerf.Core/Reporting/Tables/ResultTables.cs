@@ -104,9 +104,17 @@ public static class ResultTables
             result.Clients.Select(string[] (client) =>
             [
                 client.Name, client.LibraryVersion, client.Capabilities.ToString(),
-                client.Details is { Count: > 0 } d ? string.Join("; ", d.Select(p => $"{p.Key}: {p.Value}")) : "–",
+                RunsOn(client),
             ])));
         return blocks;
+    }
+
+    /// <summary>What a client ran on, and where a client from outside the tool came from.</summary>
+    private static string RunsOn(ClientInfo client)
+    {
+        var details = client.Details is { Count: > 0 } d ? string.Join("; ", d.Select(p => $"{p.Key}: {p.Value}")) : null;
+        var origin = client.Origin is { } o ? $"from {o}" : null;
+        return details is null && origin is null ? "–" : string.Join("; ", new[] { details, origin }.OfType<string>());
     }
 
     private static IEnumerable<ReportSection> Ratios(BenchmarkResult result)

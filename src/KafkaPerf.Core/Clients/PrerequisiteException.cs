@@ -1,4 +1,4 @@
-namespace KafkaPerf.Adapters;
+namespace KafkaPerf.Clients;
 
 /// <summary>
 /// Something the adapters need from the machine is missing or misconfigured: Java, Kafka's jars, librdkafka,

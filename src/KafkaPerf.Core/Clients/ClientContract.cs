@@ -1,0 +1,22 @@
+namespace KafkaPerf.Clients;
+
+/// <summary>
+/// The version of the client contract (<see cref="IBenchClientFactory"/>, <see cref="IBenchClient"/> and what they use):
+/// KafkaPerf.Core's assembly version, major.minor. A plugin built against the same major and an equal or lower minor
+/// runs; any other is refused before anything starts. A change that would break a built plugin raises the major; one
+/// that only adds raises the minor.
+/// </summary>
+public static class ClientContract
+{
+    /// <summary>This build's contract version.</summary>
+    public static Version Version { get; } = typeof(IBenchClientFactory).Assembly.GetName().Version is { } v ? new Version(v.Major, v.Minor) : new Version(0, 0);
+
+    /// <summary>Whether a plugin built against <paramref name="built"/> can run on this contract.</summary>
+    /// <param name="built">The KafkaPerf.Core version the plugin references.</param>
+    /// <returns><see langword="true"/> when the majors are equal and the plugin's minor is not above this one's.</returns>
+    public static bool Accepts(Version built)
+    {
+        ArgumentNullException.ThrowIfNull(built);
+        return built.Major == Version.Major && built.Minor <= Version.Minor;
+    }
+}
