@@ -22,24 +22,54 @@ internal static class Program
         return RunAsync(args);
     }
 
+    /// <summary>Every command and option, as the tool defines them: what docs/cli.md is generated from.</summary>
+    /// <returns>The root command.</returns>
+    internal static RootCommand CommandTree()
+    {
+        var services = new ServiceCollection();
+        services.AddSingleton<IConfiguration>(new ConfigurationBuilder().Build());
+        AddCommands(services);
+        services.AddSingleton(new Shutdown(TextWriter.Null));
+        return Root(services.BuildServiceProvider(), Verbose());
+    }
+
+    private static void AddCommands(IServiceCollection services)
+    {
+        services.AddConfluentClient();
+        services.AddJavaClients();
+        services.AddInMemoryClient();
+        services.AddReferenceTools();
+        services.AddKafkaPerfTelemetry();
+        services.AddSingleton<ClientCatalog>();
+        services.AddTransient<RunCommand>();
+        services.AddTransient<ClientsCommand>();
+        services.AddTransient<PrepareClientCommand>();
+        services.AddTransient<BrokerCommand>();
+        services.AddTransient<WorkerCommand>();
+        services.AddSingleton(new EmbeddedKafkaBrokerOptions());
+    }
+
+    private static Option<bool> Verbose() => new("--verbose") { Description = "Errors carry their exception's stack trace.", Recursive = true };
+
+    private static RootCommand Root(IServiceProvider services, Option<bool> verbose) => new("dotnet kafkaperf: benchmark Kafka clients side by side.")
+    {
+        verbose,
+        services.GetRequiredService<RunCommand>().Build(),
+        services.GetRequiredService<RunCommand>().BuildFindRate(),
+        services.GetRequiredService<ClientsCommand>().Build(),
+        services.GetRequiredService<PrepareClientCommand>().Build(),
+        services.GetRequiredService<BrokerCommand>().Build(),
+        services.GetRequiredService<WorkerCommand>().Build(),
+        CompareCommand.Build(),
+    };
+
     /// <summary>The tool itself, for callers that started the process themselves (the tests).</summary>
     internal static async Task<int> RunAsync(string[] args)
     {
         var builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { Args = [], DisableDefaults = false });
         // Logs stay out of the way of the tables.
         builder.Logging.SetMinimumLevel(LogLevel.Warning);
-        builder.Services.AddConfluentClient();
-        builder.Services.AddJavaClients();
-        builder.Services.AddInMemoryClient();
-        builder.Services.AddReferenceTools();
-        builder.Services.AddKafkaPerfTelemetry();
-        builder.Services.AddSingleton<ClientCatalog>();
-        builder.Services.AddTransient<RunCommand>();
-        builder.Services.AddTransient<ClientsCommand>();
-        builder.Services.AddTransient<PrepareClientCommand>();
-        builder.Services.AddTransient<BrokerCommand>();
-        builder.Services.AddTransient<WorkerCommand>();
-        builder.Services.AddSingleton(new EmbeddedKafkaBrokerOptions());
+        AddCommands(builder.Services);
         // Ctrl+C and SIGTERM: the commands stop on its token; a second signal, or a command still running 4 s after the
         // first, ends the process at once (see Shutdown).
         using var shutdown = new Shutdown(Console.Error);
@@ -57,18 +87,8 @@ internal static class Program
         }
         using var host = built;
 
-        var verbose = new Option<bool>("--verbose") { Description = "Errors carry their exception's stack trace.", Recursive = true };
-        var root = new RootCommand("dotnet kafkaperf: benchmark Kafka clients side by side.")
-        {
-            verbose,
-            host.Services.GetRequiredService<RunCommand>().Build(),
-            host.Services.GetRequiredService<RunCommand>().BuildFindRate(),
-            host.Services.GetRequiredService<ClientsCommand>().Build(),
-            host.Services.GetRequiredService<PrepareClientCommand>().Build(),
-            host.Services.GetRequiredService<BrokerCommand>().Build(),
-            host.Services.GetRequiredService<WorkerCommand>().Build(),
-            CompareCommand.Build(),
-        };
+        var verbose = Verbose();
+        var root = Root(host.Services, verbose);
         try
         {
             // kafkaperf.json, then KAFKAPERF_ variables, then the flags typed: each overrides the one before.
