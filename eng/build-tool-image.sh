@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds a local Docker image of the kafkaperf tool itself, for workers on other machines, in containers or on
-# Kubernetes (README, "Workers"): `docker run IMAGE worker --group G --bootstrap HOST:PORT`. As for the broker image
+# Kubernetes (docs/WORKERS.md): `docker run IMAGE worker --group G --bootstrap HOST:PORT`. As for the broker image
 # (eng/build-kafka-image.sh), no base image is pulled, since no image registry may be reachable: the image is loaded with
 # `docker import` from a root file system assembled here, from what the machine has. It holds
 #   /usr/share/dotnet   the .NET runtime the SDK here runs on (the host, hostfxr and Microsoft.NETCore.App only)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The seed-003 table from a result of the documented one-liners (README, "The acks × in-flight study"):
+"""The seed-003 table from a result of the documented one-liners (docs/brokers.md, "seed 003's acks × in-flight study"):
 per client, message size, acks and max.in.flight - median throughput and the latency p95/p99 of the cell (merged
 histograms of its measured runs): for bursts the send->ack latency and the msg/s reached; at a rate (--rate) the
 response time from when each record was due and the achieved rate. Usage: seed-003-table.py RESULT.json"""
