@@ -27,7 +27,7 @@ public sealed class FaultTests : IDisposable
         // The kill must land in run 3. java's in-process client, its JVM cold, sends 1 KB records at 3 000-40 000/s, so
         // 200 000 of them took about 90 s to reach run 3 in CI; with 20 000 its run 3 still lasts 1.5-4 s (its consume
         // fills the topic first), no shorter than confluent's with 200 000 (0.8-1.8 s).
-        using var run = client == "java" ? StartRun(client, scenario, "--messages", "20000") : StartRun(client, scenario);
+        using var run = client == "java" ? StartRun(_output, client, scenario, "--messages", "20000") : StartRun(_output, client, scenario);
         await run.WaitForAsync("[   2/3]", TimeSpan.FromMinutes(3));
         var broker = BrokerOf(run);
         await Task.Delay(200, TestContext.Current.CancellationToken);
@@ -46,7 +46,7 @@ public sealed class FaultTests : IDisposable
         Assert.Equal(_output.FullName, Path.GetDirectoryName(log));
         Assert.EndsWith("The plan stopped; 3 runs were saved (2 finished, 1 failed).", line, StringComparison.Ordinal);
 
-        using var json = ReadJson();
+        using var json = ReadJson(_output);
         var root = json.RootElement;
         Assert.StartsWith("the embedded broker exited (killed by SIGKILL) during run 3", root.GetProperty("abortReason").GetString(), StringComparison.Ordinal);
         Assert.False(root.GetProperty("inProgress").GetBoolean());
@@ -54,238 +54,256 @@ public sealed class FaultTests : IDisposable
         Assert.Equal(3, runs.Count);
         Assert.All(runs.Take(2), r => Assert.True(r.GetProperty("succeeded").GetBoolean()));
         Assert.Equal(root.GetProperty("abortReason").GetString(), runs[2].GetProperty("error").GetString());
-        Assert.Equal(4, File.ReadAllLines(Single("*.csv")).Length);
+        Assert.Equal(4, File.ReadAllLines(Single(_output, "*.csv")).Length);
         Assert.Single(_output.GetFiles("*.md"));
         Assert.Single(_output.GetFiles("*.html"));
         await AssertGoneAsync(broker);
     }
 
-    [Fact]
-    public async Task EmbeddedBrokerStoppedLongerThanTheStallTimeout_RunFailsSayingWhatStalledAndThePlanStops()
+    /// <summary>Signals while the java client's flush hangs on a stopped broker, and the tool itself killed. A class of its
+    /// own (as is <see cref="Stalls"/>): xUnit runs a class's tests one after another, and in one class these faults took
+    /// 13 minutes of CI and ended last, alone; now they run beside each other and the other classes.</summary>
+    public sealed class Signals : IDisposable
     {
-        using var run = StartRun("confluent", "produce", "--stall-timeout", "3s", "--messages", "300000");
-        await run.WaitForAsync("[   2/3]", TimeSpan.FromMinutes(3));
-        var broker = BrokerOf(run);
-        await Task.Delay(100, TestContext.Current.CancellationToken);
+        private readonly DirectoryInfo _output = Directory.CreateTempSubdirectory("kafkaperf-fault-");
 
-        var stopped = Stopwatch.StartNew();
-        Assert.Equal(0, Signal(broker.Pid, "STOP"));
-        int exit;
-        try
-        {
-            exit = await ExitAsync(run, TimeSpan.FromSeconds(40));
-        }
-        finally
-        {
-            // So that whatever happened, it can be stopped.
-            Signal(broker.Pid, "CONT");
-        }
-        var took = stopped.Elapsed;
+        public void Dispose() => _output.Delete(recursive: true);
 
-        Assert.True(exit == 3, $"exit {exit}: {run.Stderr}");
-        // 3 s without an acknowledgement, up to 3 s asking the broker, then the stopped broker is killed.
-        Assert.True(took < TimeSpan.FromSeconds(15), $"took {took.TotalSeconds:0.0} s");
-        Assert.Contains($"kafkaperf: the embedded broker at {broker.Bootstrap} did not answer for 3 s (--stall-timeout) after run 3 failed (", run.Stderr, StringComparison.Ordinal);
-        using var json = ReadJson();
-        var runs = json.RootElement.GetProperty("runs").EnumerateArray().ToList();
-        Assert.Equal(3, runs.Count);
-        // Stopped just after run 2 ended, the broker may hold up run 3 while its producer is still being created.
-        Assert.Matches(@"^stalled while (creating the producer|sending|flushing): (no record sent|\d+ of 300000 records acknowledged), nothing new for 3 s \(--stall-timeout\)$", runs[2].GetProperty("error").GetString());
-        await AssertGoneAsync(broker);
+        [Theory]
+        [InlineData("INT", 130)]
+        [InlineData("TERM", 143)]
+        public async Task SignalDuringAHungFlush_EndsWithin5sWithTheRunsDoneSavedAndTheRunCutShortMarked(string signal, int expectedExit)
+        {
+            var (run, broker) = await StartWithAHungJavaFlushAsync(_output);
+            using var _ = run;
+            try
+            {
+                await Task.Delay(1500, TestContext.Current.CancellationToken);
+
+                var signalled = Stopwatch.StartNew();
+                Assert.Equal(0, Signal(run.Process.Id, signal));
+                var exit = await ExitAsync(run, TimeSpan.FromSeconds(30));
+                var took = signalled.Elapsed;
+
+                Assert.True(exit == expectedExit, $"exit {exit}: {run.Stderr}");
+                Assert.True(took < TimeSpan.FromSeconds(5), $"took {took.TotalSeconds:0.0} s");
+            }
+            finally
+            {
+                Signal(broker.Pid, "CONT");
+            }
+            using var json = ReadJson(_output);
+            var root = json.RootElement;
+            Assert.True(root.GetProperty("cancelled").GetBoolean());
+            var runs = root.GetProperty("runs").EnumerateArray().ToList();
+            Assert.Equal(3, runs.Count);
+            Assert.Equal("cancelled before this run finished (Ctrl+C or SIGTERM): not measured", runs[2].GetProperty("error").GetString());
+            Assert.Equal(4, File.ReadAllLines(Single(_output, "*.csv")).Length);
+            await AssertGoneAsync(broker);
+        }
+
+        [Fact]
+        public async Task SecondCtrlC_EndsAtOnceWithTheCheckpointMarkingTheRunCutShort()
+        {
+            var (run, broker) = await StartWithAHungJavaFlushAsync(_output);
+            using var _ = run;
+            try
+            {
+                await Task.Delay(1000, TestContext.Current.CancellationToken);
+                Assert.Equal(0, Signal(run.Process.Id, "INT"));
+                await Task.Delay(200, TestContext.Current.CancellationToken);
+
+                var second = Stopwatch.StartNew();
+                Assert.Equal(0, Signal(run.Process.Id, "INT"));
+                var exit = await ExitAsync(run, TimeSpan.FromSeconds(30));
+
+                Assert.True(exit == 130, $"exit {exit}: {run.Stderr}");
+                Assert.True(second.Elapsed < TimeSpan.FromSeconds(2.5), $"took {second.Elapsed.TotalSeconds:0.0} s after the second Ctrl+C");
+                // The first Ctrl+C alone ends a hung flush in about 2 s, within the bound above: only this line shows that the
+                // second one ended the tool.
+                Assert.Contains("kafkaperf: stopped at once (a second signal)", run.Stderr, StringComparison.Ordinal);
+            }
+            finally
+            {
+                Signal(broker.Pid, "CONT");
+            }
+            using var json = ReadJson(_output);
+            var runs = json.RootElement.GetProperty("runs").EnumerateArray().ToList();
+            Assert.True(json.RootElement.GetProperty("cancelled").GetBoolean());
+            Assert.False(json.RootElement.GetProperty("inProgress").GetBoolean());
+            Assert.Equal(3, runs.Count);
+            Assert.Equal("cancelled before this run finished (Ctrl+C or SIGTERM): not measured", runs[2].GetProperty("error").GetString());
+            await AssertGoneAsync(broker);
+        }
+
+        [Fact]
+        public async Task ToolKilledMidPlan_CheckpointFilesHoldEveryFinishedRun()
+        {
+            using var run = StartRun(_output, "confluent", "produce", "--repeat", "6", "--sizes", "100", "--messages", "100000");
+            await run.WaitForAsync("[   3/7]", TimeSpan.FromMinutes(3));
+            var broker = BrokerOf(run);
+
+            Assert.Equal(0, Signal(run.Process.Id, "KILL"));
+            await ExitAsync(run, TimeSpan.FromSeconds(10));
+
+            using var json = ReadJson(_output);
+            var root = json.RootElement;
+            Assert.True(root.GetProperty("inProgress").GetBoolean());
+            var runs = root.GetProperty("runs").EnumerateArray().ToList();
+            Assert.InRange(runs.Count, 3, 7);
+            Assert.All(runs, r => Assert.True(r.GetProperty("succeeded").GetBoolean()));
+            Assert.Equal(runs.Select(r => r.GetProperty("sequence").GetInt32()), Enumerable.Range(1, runs.Count));
+            Assert.Equal(runs.Count + 1, File.ReadAllLines(Single(_output, "*.csv")).Length);
+            Assert.Empty(_output.GetFiles("*.md"));
+            Assert.Empty(_output.GetFiles(".*.tmp"));
+            // The broker notices its owner is gone, deletes its data and halts.
+            await AssertGoneAsync(broker);
+        }
     }
 
-    [Fact]
-    public async Task BootstrapClusterDies_RunFailsAfterTheStallTimeoutAndThePlanStopsWithOneLine()
+    /// <summary>Stalls: the embedded broker stopped, a --bootstrap cluster that dies or pauses, the output folder removed.</summary>
+    public sealed class Stalls : IDisposable
     {
-        using var cluster = CliProcess.Start(null, "broker", "--broker-heap", "512");
-        var bootstrap = await cluster.FirstLine.WaitAsync(TimeSpan.FromMinutes(2), TestContext.Current.CancellationToken);
-        var jvm = JvmOf(cluster.Process.Id);
-        using var run = StartRun("confluent", "produce", "--bootstrap", bootstrap, "--stall-timeout", "3s", "--messages", "300000");
-        await run.WaitForAsync("[   2/3]", TimeSpan.FromMinutes(3));
-        await Task.Delay(100, TestContext.Current.CancellationToken);
+        private readonly DirectoryInfo _output = Directory.CreateTempSubdirectory("kafkaperf-fault-");
 
-        var killed = Stopwatch.StartNew();
-        Assert.Equal(0, Signal(jvm, "KILL"));
-        var exit = await ExitAsync(run, TimeSpan.FromSeconds(40));
-        var took = killed.Elapsed;
+        public void Dispose() => _output.Delete(recursive: true);
 
-        Assert.True(exit == 3, $"exit {exit}: {run.Stderr}");
-        Assert.True(took < TimeSpan.FromSeconds(15), $"took {took.TotalSeconds:0.0} s");
-        var line = Lines(run.Stderr).Last();
-        Assert.StartsWith($"kafkaperf: the Kafka cluster at {bootstrap} did not answer for 3 s (--stall-timeout) after run 3 failed (", line, StringComparison.Ordinal);
-        Assert.EndsWith("The plan stopped; 3 runs were saved (2 finished, 1 failed).", line, StringComparison.Ordinal);
-        Assert.Contains("warning: 1 topic(s) could not be deleted while the Kafka cluster did not answer: kafkaperf__confluent__300000__1000__3. Delete them when it is back.", run.Stderr, StringComparison.Ordinal);
-        using var json = ReadJson();
-        Assert.Equal(3, json.RootElement.GetProperty("runs").GetArrayLength());
-    }
-
-    [Fact]
-    public async Task BootstrapClusterPausesAndComesBack_PlanGoesOnWithTheFailedRunListed()
-    {
-        using var cluster = CliProcess.Start(null, "broker", "--broker-heap", "512");
-        var bootstrap = await cluster.FirstLine.WaitAsync(TimeSpan.FromMinutes(2), TestContext.Current.CancellationToken);
-        var jvm = JvmOf(cluster.Process.Id);
-        using var run = StartRun("confluent", "produce", "--bootstrap", bootstrap, "--stall-timeout", "3s", "--messages", "300000", "--repeat", "3");
-        await run.WaitForAsync("[   2/4]", TimeSpan.FromMinutes(3));
-        await Task.Delay(100, TestContext.Current.CancellationToken);
-
-        Assert.Equal(0, Signal(jvm, "STOP"));
-        try
+        [Fact]
+        public async Task EmbeddedBrokerStoppedLongerThanTheStallTimeout_RunFailsSayingWhatStalledAndThePlanStops()
         {
-            // The run fails after 3 s without progress; the cluster is back 2 s into the 3 s the plan waits for it.
-            await Task.Delay(TimeSpan.FromSeconds(5), TestContext.Current.CancellationToken);
+            using var run = StartRun(_output, "confluent", "produce", "--stall-timeout", "3s", "--messages", "300000");
+            await run.WaitForAsync("[   2/3]", TimeSpan.FromMinutes(3));
+            var broker = BrokerOf(run);
+            await Task.Delay(100, TestContext.Current.CancellationToken);
+
+            var stopped = Stopwatch.StartNew();
+            Assert.Equal(0, Signal(broker.Pid, "STOP"));
+            int exit;
+            try
+            {
+                exit = await ExitAsync(run, TimeSpan.FromSeconds(40));
+            }
+            finally
+            {
+                // So that whatever happened, it can be stopped.
+                Signal(broker.Pid, "CONT");
+            }
+            var took = stopped.Elapsed;
+
+            Assert.True(exit == 3, $"exit {exit}: {run.Stderr}");
+            // 3 s without an acknowledgement, up to 3 s asking the broker, then the stopped broker is killed.
+            Assert.True(took < TimeSpan.FromSeconds(15), $"took {took.TotalSeconds:0.0} s");
+            Assert.Contains($"kafkaperf: the embedded broker at {broker.Bootstrap} did not answer for 3 s (--stall-timeout) after run 3 failed (", run.Stderr, StringComparison.Ordinal);
+            using var json = ReadJson(_output);
+            var runs = json.RootElement.GetProperty("runs").EnumerateArray().ToList();
+            Assert.Equal(3, runs.Count);
+            // Stopped just after run 2 ended, the broker may hold up run 3 while its producer is still being created.
+            Assert.Matches(@"^stalled while (creating the producer|sending|flushing): (no record sent|\d+ of 300000 records acknowledged), nothing new for 3 s \(--stall-timeout\)$", runs[2].GetProperty("error").GetString());
+            await AssertGoneAsync(broker);
         }
-        finally
+
+        [Fact]
+        public async Task BootstrapClusterDies_RunFailsAfterTheStallTimeoutAndThePlanStopsWithOneLine()
         {
-            Signal(jvm, "CONT");
+            using var cluster = CliProcess.Start(null, "broker", "--broker-heap", "512");
+            var bootstrap = await cluster.FirstLine.WaitAsync(TimeSpan.FromMinutes(2), TestContext.Current.CancellationToken);
+            var jvm = JvmOf(cluster.Process.Id);
+            using var run = StartRun(_output, "confluent", "produce", "--bootstrap", bootstrap, "--stall-timeout", "3s", "--messages", "300000");
+            await run.WaitForAsync("[   2/3]", TimeSpan.FromMinutes(3));
+            await Task.Delay(100, TestContext.Current.CancellationToken);
+
+            var killed = Stopwatch.StartNew();
+            Assert.Equal(0, Signal(jvm, "KILL"));
+            var exit = await ExitAsync(run, TimeSpan.FromSeconds(40));
+            var took = killed.Elapsed;
+
+            Assert.True(exit == 3, $"exit {exit}: {run.Stderr}");
+            Assert.True(took < TimeSpan.FromSeconds(15), $"took {took.TotalSeconds:0.0} s");
+            var line = Lines(run.Stderr).Last();
+            Assert.StartsWith($"kafkaperf: the Kafka cluster at {bootstrap} did not answer for 3 s (--stall-timeout) after run 3 failed (", line, StringComparison.Ordinal);
+            Assert.EndsWith("The plan stopped; 3 runs were saved (2 finished, 1 failed).", line, StringComparison.Ordinal);
+            Assert.Contains("warning: 1 topic(s) could not be deleted while the Kafka cluster did not answer: kafkaperf__confluent__300000__1000__3. Delete them when it is back.", run.Stderr, StringComparison.Ordinal);
+            using var json = ReadJson(_output);
+            Assert.Equal(3, json.RootElement.GetProperty("runs").GetArrayLength());
         }
-        var exit = await ExitAsync(run, TimeSpan.FromMinutes(2));
 
-        Assert.True(exit == 1, $"exit {exit}: {run.Stderr}");
-        Assert.Contains($"warning: The Kafka cluster at {bootstrap} answers again after ", run.Stderr, StringComparison.Ordinal);
-        Assert.Contains("the plan goes on (run 3 is listed as failed).", run.Stderr, StringComparison.Ordinal);
-        using var json = ReadJson();
-        var runs = json.RootElement.GetProperty("runs").EnumerateArray().ToList();
-        Assert.Equal(4, runs.Count);
-        Assert.Equal([true, true, false, true], runs.Select(r => r.GetProperty("succeeded").GetBoolean()));
-        Assert.False(json.RootElement.TryGetProperty("abortReason", out _));
-        Assert.DoesNotContain("could not be deleted", run.Stderr, StringComparison.Ordinal);
-    }
-
-    [Theory]
-    [InlineData("INT", 130)]
-    [InlineData("TERM", 143)]
-    public async Task SignalDuringAHungFlush_EndsWithin5sWithTheRunsDoneSavedAndTheRunCutShortMarked(string signal, int expectedExit)
-    {
-        var (run, broker) = await StartWithAHungJavaFlushAsync();
-        using var _ = run;
-        try
+        [Fact]
+        public async Task BootstrapClusterPausesAndComesBack_PlanGoesOnWithTheFailedRunListed()
         {
-            await Task.Delay(1500, TestContext.Current.CancellationToken);
+            using var cluster = CliProcess.Start(null, "broker", "--broker-heap", "512");
+            var bootstrap = await cluster.FirstLine.WaitAsync(TimeSpan.FromMinutes(2), TestContext.Current.CancellationToken);
+            var jvm = JvmOf(cluster.Process.Id);
+            using var run = StartRun(_output, "confluent", "produce", "--bootstrap", bootstrap, "--stall-timeout", "3s", "--messages", "300000", "--repeat", "3");
+            await run.WaitForAsync("[   2/4]", TimeSpan.FromMinutes(3));
+            await Task.Delay(100, TestContext.Current.CancellationToken);
 
-            var signalled = Stopwatch.StartNew();
-            Assert.Equal(0, Signal(run.Process.Id, signal));
-            var exit = await ExitAsync(run, TimeSpan.FromSeconds(30));
-            var took = signalled.Elapsed;
-
-            Assert.True(exit == expectedExit, $"exit {exit}: {run.Stderr}");
-            Assert.True(took < TimeSpan.FromSeconds(5), $"took {took.TotalSeconds:0.0} s");
-        }
-        finally
-        {
-            Signal(broker.Pid, "CONT");
-        }
-        using var json = ReadJson();
-        var root = json.RootElement;
-        Assert.True(root.GetProperty("cancelled").GetBoolean());
-        var runs = root.GetProperty("runs").EnumerateArray().ToList();
-        Assert.Equal(3, runs.Count);
-        Assert.Equal("cancelled before this run finished (Ctrl+C or SIGTERM): not measured", runs[2].GetProperty("error").GetString());
-        Assert.Equal(4, File.ReadAllLines(Single("*.csv")).Length);
-        await AssertGoneAsync(broker);
-    }
-
-    [Fact]
-    public async Task SecondCtrlC_EndsAtOnceWithTheCheckpointMarkingTheRunCutShort()
-    {
-        var (run, broker) = await StartWithAHungJavaFlushAsync();
-        using var _ = run;
-        try
-        {
-            await Task.Delay(1000, TestContext.Current.CancellationToken);
-            Assert.Equal(0, Signal(run.Process.Id, "INT"));
-            await Task.Delay(200, TestContext.Current.CancellationToken);
-
-            var second = Stopwatch.StartNew();
-            Assert.Equal(0, Signal(run.Process.Id, "INT"));
-            var exit = await ExitAsync(run, TimeSpan.FromSeconds(30));
-
-            Assert.True(exit == 130, $"exit {exit}: {run.Stderr}");
-            Assert.True(second.Elapsed < TimeSpan.FromSeconds(2.5), $"took {second.Elapsed.TotalSeconds:0.0} s after the second Ctrl+C");
-            // The first Ctrl+C alone ends a hung flush in about 2 s, within the bound above: only this line shows that the
-            // second one ended the tool.
-            Assert.Contains("kafkaperf: stopped at once (a second signal)", run.Stderr, StringComparison.Ordinal);
-        }
-        finally
-        {
-            Signal(broker.Pid, "CONT");
-        }
-        using var json = ReadJson();
-        var runs = json.RootElement.GetProperty("runs").EnumerateArray().ToList();
-        Assert.True(json.RootElement.GetProperty("cancelled").GetBoolean());
-        Assert.False(json.RootElement.GetProperty("inProgress").GetBoolean());
-        Assert.Equal(3, runs.Count);
-        Assert.Equal("cancelled before this run finished (Ctrl+C or SIGTERM): not measured", runs[2].GetProperty("error").GetString());
-        await AssertGoneAsync(broker);
-    }
-
-    [Fact]
-    public async Task ToolKilledMidPlan_CheckpointFilesHoldEveryFinishedRun()
-    {
-        using var run = StartRun("confluent", "produce", "--repeat", "6", "--sizes", "100", "--messages", "100000");
-        await run.WaitForAsync("[   3/7]", TimeSpan.FromMinutes(3));
-        var broker = BrokerOf(run);
-
-        Assert.Equal(0, Signal(run.Process.Id, "KILL"));
-        await ExitAsync(run, TimeSpan.FromSeconds(10));
-
-        using var json = ReadJson();
-        var root = json.RootElement;
-        Assert.True(root.GetProperty("inProgress").GetBoolean());
-        var runs = root.GetProperty("runs").EnumerateArray().ToList();
-        Assert.InRange(runs.Count, 3, 7);
-        Assert.All(runs, r => Assert.True(r.GetProperty("succeeded").GetBoolean()));
-        Assert.Equal(runs.Select(r => r.GetProperty("sequence").GetInt32()), Enumerable.Range(1, runs.Count));
-        Assert.Equal(runs.Count + 1, File.ReadAllLines(Single("*.csv")).Length);
-        Assert.Empty(_output.GetFiles("*.md"));
-        Assert.Empty(_output.GetFiles(".*.tmp"));
-        // The broker notices its owner is gone, deletes its data and halts.
-        await AssertGoneAsync(broker);
-    }
-
-    [Fact]
-    public async Task OutputFolderRemovedMidPlan_OneLineAndEveryRunInTheTemporaryFolder()
-    {
-        var temp = Directory.CreateTempSubdirectory("kafkaperf-fault-tmp-");
-        try
-        {
-            var env = new Dictionary<string, string?> { ["TMPDIR"] = temp.FullName };
-            var output = Path.Combine(_output.FullName, "results");
-            using var run = CliProcess.Start(env, "run", "--clients", "confluent", "--scenarios", "produce", "--sizes", "100", "--messages", "50000",
-                "--repeat", "4", "--broker-heap", "512", "--output", output);
-            await run.WaitForAsync("[   2/5]", TimeSpan.FromMinutes(3));
-
-            Directory.Delete(output, recursive: true);
+            Assert.Equal(0, Signal(jvm, "STOP"));
+            try
+            {
+                // The run fails after 3 s without progress; the cluster is back 2 s into the 3 s the plan waits for it.
+                await Task.Delay(TimeSpan.FromSeconds(5), TestContext.Current.CancellationToken);
+            }
+            finally
+            {
+                Signal(jvm, "CONT");
+            }
             var exit = await ExitAsync(run, TimeSpan.FromMinutes(2));
 
-            // Every run succeeded, but the files are not where they were asked for: exit code 1, as at the end.
             Assert.True(exit == 1, $"exit {exit}: {run.Stderr}");
-            var fallback = Path.Combine(temp.FullName, "kafkaperf-results");
-            var moved = Lines(run.Stderr).Where(l => l.Contains("can no longer be written", StringComparison.Ordinal)).ToList();
-            var line = Assert.Single(moved);
-            Assert.StartsWith($"kafkaperf: the results can no longer be written to '{output}' (", line, StringComparison.Ordinal);
-            Assert.Contains($"they are saved in '{fallback}' as kafkaperf-", line, StringComparison.Ordinal);
-            Assert.False(Directory.Exists(output));
-            var json = Assert.Single(Directory.GetFiles(fallback, "*.json"));
-            using var document = JsonDocument.Parse(File.ReadAllText(json));
-            Assert.Equal(5, document.RootElement.GetProperty("runs").GetArrayLength());
-            Assert.False(document.RootElement.GetProperty("inProgress").GetBoolean());
-            Assert.Single(Directory.GetFiles(fallback, "*.md"));
-            Assert.Equal(6, File.ReadAllLines(Assert.Single(Directory.GetFiles(fallback, "*.csv"))).Length);
+            Assert.Contains($"warning: The Kafka cluster at {bootstrap} answers again after ", run.Stderr, StringComparison.Ordinal);
+            Assert.Contains("the plan goes on (run 3 is listed as failed).", run.Stderr, StringComparison.Ordinal);
+            using var json = ReadJson(_output);
+            var runs = json.RootElement.GetProperty("runs").EnumerateArray().ToList();
+            Assert.Equal(4, runs.Count);
+            Assert.Equal([true, true, false, true], runs.Select(r => r.GetProperty("succeeded").GetBoolean()));
+            Assert.False(json.RootElement.TryGetProperty("abortReason", out _));
+            Assert.DoesNotContain("could not be deleted", run.Stderr, StringComparison.Ordinal);
         }
-        finally
+
+        [Fact]
+        public async Task OutputFolderRemovedMidPlan_OneLineAndEveryRunInTheTemporaryFolder()
         {
-            temp.Delete(recursive: true);
+            var temp = Directory.CreateTempSubdirectory("kafkaperf-fault-tmp-");
+            try
+            {
+                var env = new Dictionary<string, string?> { ["TMPDIR"] = temp.FullName };
+                var output = Path.Combine(_output.FullName, "results");
+                using var run = CliProcess.Start(env, "run", "--clients", "confluent", "--scenarios", "produce", "--sizes", "100", "--messages", "50000",
+                    "--repeat", "4", "--broker-heap", "512", "--output", output);
+                await run.WaitForAsync("[   2/5]", TimeSpan.FromMinutes(3));
+
+                Directory.Delete(output, recursive: true);
+                var exit = await ExitAsync(run, TimeSpan.FromMinutes(2));
+
+                // Every run succeeded, but the files are not where they were asked for: exit code 1, as at the end.
+                Assert.True(exit == 1, $"exit {exit}: {run.Stderr}");
+                var fallback = Path.Combine(temp.FullName, "kafkaperf-results");
+                var moved = Lines(run.Stderr).Where(l => l.Contains("can no longer be written", StringComparison.Ordinal)).ToList();
+                var line = Assert.Single(moved);
+                Assert.StartsWith($"kafkaperf: the results can no longer be written to '{output}' (", line, StringComparison.Ordinal);
+                Assert.Contains($"they are saved in '{fallback}' as kafkaperf-", line, StringComparison.Ordinal);
+                Assert.False(Directory.Exists(output));
+                var json = Assert.Single(Directory.GetFiles(fallback, "*.json"));
+                using var document = JsonDocument.Parse(File.ReadAllText(json));
+                Assert.Equal(5, document.RootElement.GetProperty("runs").GetArrayLength());
+                Assert.False(document.RootElement.GetProperty("inProgress").GetBoolean());
+                Assert.Single(Directory.GetFiles(fallback, "*.md"));
+                Assert.Equal(6, File.ReadAllLines(Assert.Single(Directory.GetFiles(fallback, "*.csv"))).Length);
+            }
+            finally
+            {
+                temp.Delete(recursive: true);
+            }
         }
     }
 
-    private CliProcess StartRun(string client, string scenario, params string[] extra)
+    private static CliProcess StartRun(DirectoryInfo output, string client, string scenario, params string[] extra)
     {
         bool signals = extra.Contains("--signals");
         var options = new Dictionary<string, string>
         {
             ["--clients"] = client, ["--scenarios"] = scenario, ["--sizes"] = "1000", ["--messages"] = "200000", ["--repeat"] = "2",
-            ["--broker-heap"] = "512", ["--output"] = _output.FullName,
+            ["--broker-heap"] = "512", ["--output"] = output.FullName,
         };
         var rest = extra.Where(e => e != "--signals").ToList();
         for (int i = 0; i + 1 < rest.Count; i += 2) options[rest[i]] = rest[i + 1];
@@ -309,11 +327,11 @@ public sealed class FaultTests : IDisposable
     /// <summary>The embedded broker JVM of a tool process: its data folder is named after the tool's pid.</summary>
     /// <summary>A java produce plan whose third run's sends and flush hang on a broker stopped with SIGSTOP, the stall
     /// timeout far away; the caller sends SIGCONT.</summary>
-    private async Task<(CliProcess Run, (int Pid, string DataDirectory, string Bootstrap) Broker)> StartWithAHungJavaFlushAsync()
+    private static async Task<(CliProcess Run, (int Pid, string DataDirectory, string Bootstrap) Broker)> StartWithAHungJavaFlushAsync(DirectoryInfo output)
     {
         // 100 000 records of 1 KB are three times the producer's 32 MB buffer: stopped a moment into run 3, the producer
         // still blocks with its buffer full, as with the 300 000 this once sent (two runs of which took a minute or more).
-        var run = StartRun("java", "produce", "--stall-timeout", "60s", "--messages", "100000", "--signals");
+        var run = StartRun(output, "java", "produce", "--stall-timeout", "60s", "--messages", "100000", "--signals");
         await run.WaitForAsync("[   2/3]", TimeSpan.FromMinutes(3));
         var broker = BrokerOf(run);
         await Task.Delay(300, TestContext.Current.CancellationToken);
@@ -359,9 +377,9 @@ public sealed class FaultTests : IDisposable
         Assert.False(Directory.Exists(broker.DataDirectory), $"broker data {broker.DataDirectory} left behind");
     }
 
-    private JsonDocument ReadJson() => JsonDocument.Parse(File.ReadAllText(Single("*.json")));
+    private static JsonDocument ReadJson(DirectoryInfo output) => JsonDocument.Parse(File.ReadAllText(Single(output, "*.json")));
 
-    private string Single(string pattern) => Assert.Single(_output.GetFiles(pattern)).FullName;
+    private static string Single(DirectoryInfo output, string pattern) => Assert.Single(output.GetFiles(pattern)).FullName;
 
     private static IEnumerable<int> Pids() =>
         Directory.EnumerateDirectories("/proc").Select(Path.GetFileName).Where(n => n!.All(char.IsAsciiDigit)).Select(n => int.Parse(n!, CultureInfo.InvariantCulture));

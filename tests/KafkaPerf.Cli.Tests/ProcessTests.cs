@@ -7,74 +7,6 @@ namespace KafkaPerf.Cli.Tests;
 /// is one line with exit code 2.</summary>
 public partial class ProcessTests
 {
-    [Theory]
-    [InlineData("SIGTERM", 1)]
-    [InlineData("SIGKILL", 1)]
-    [InlineData("SIGTERM", 3)]
-    [InlineData("SIGKILL", 3)]
-    public async Task Broker_OwnerEndsBySignal_NoBrokerJvmAndNoDataLeft(string signal, int brokers)
-    {
-        using var cli = CliProcess.Start(null, "broker", "--broker-heap", "256", "--brokers", brokers.ToString(System.Globalization.CultureInfo.InvariantCulture));
-        using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(2));
-        var bootstrap = await cli.FirstLine.WaitAsync(timeout.Token);
-        Assert.Equal(brokers, bootstrap.Split(',').Length);
-        Assert.All(bootstrap.Split(','), b => Assert.StartsWith("127.0.0.1:", b, StringComparison.Ordinal));
-        var nodes = await ReadBrokerLinesAsync(cli, brokers, timeout.Token);
-        // Each node's folder (node-N) sits in the cluster's folder, which goes too.
-        var data = Path.GetDirectoryName(Path.GetDirectoryName(nodes[0].LogFile))!;
-        Assert.All(nodes, n => Assert.True(IsRunning(n.Pid)));
-        Assert.True(Directory.Exists(data));
-
-        Assert.Equal(0, Kill(cli.Process.Id, signal));
-        await cli.Process.WaitForExitAsync(timeout.Token);
-
-        await WaitUntilAsync(() => nodes.All(n => !IsRunning(n.Pid)) && !Directory.Exists(data), TimeSpan.FromSeconds(30));
-        Assert.All(nodes, n => Assert.False(IsRunning(n.Pid), $"broker JVM {n.Pid} outlived its owner after {signal}"));
-        Assert.False(Directory.Exists(data), $"data folder {data} left after {signal}");
-        if (signal == "SIGTERM")
-        {
-            // SIGTERM is handled, not just survived: the owner stops the broker in order and says so.
-            cli.Process.WaitForExit();
-            Assert.Equal(0, cli.Process.ExitCode);
-            Assert.Contains("kafkaperf: broker stopped, data deleted.", cli.Stderr, StringComparison.Ordinal);
-        }
-    }
-
-    [Fact]
-    public async Task Run_WholeProcessGroupGetsSigterm_SavesTheRunsDoneAndLeavesNoBroker()
-    {
-        // timeout(1), service managers and CI cancellation signal the whole group: the broker JVM gets SIGTERM too.
-        var output = Directory.CreateTempSubdirectory("kafkaperf-cli-");
-        try
-        {
-            using var cli = CliProcess.Start(null, "setsid", "run", "--messages", "100000", "--sizes", "100", "--repeat", "4",
-                "--scenarios", "produce", "--broker-heap", "256", "--output", output.FullName);
-            using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(3));
-            while (!cli.Stderr.Contains("[   3/", StringComparison.Ordinal))
-            {
-                Assert.False(cli.Process.HasExited, cli.Stderr);
-                await Task.Delay(50, timeout.Token);
-            }
-            var port = BrokerReady().Match(cli.Stderr).Groups[1].Value;
-
-            Assert.Equal(0, Kill(-cli.Process.Id, "SIGTERM"));
-            await cli.Process.WaitForExitAsync(timeout.Token);
-            cli.Process.WaitForExit();
-
-            Assert.True(cli.Process.ExitCode == 143, cli.Stderr);
-            Assert.Equal(["csv", "html", "json", "md"], output.GetFiles().Select(f => f.Extension.TrimStart('.')).Where(e => e != "svg").Order());
-            Assert.Single(output.GetFiles("*-throughput-produce.svg"));
-            Assert.Contains("Cancelled", File.ReadAllText(output.GetFiles("*.md").Single().FullName), StringComparison.Ordinal);
-            Assert.DoesNotContain("could not be deleted", cli.Stderr, StringComparison.Ordinal);
-            await WaitUntilAsync(() => !Process.GetProcesses().Any(p => CommandLine(p.Id).Contains("127.0.0.1:" + port, StringComparison.Ordinal)), TimeSpan.FromSeconds(20));
-            Assert.DoesNotContain(Process.GetProcesses(), p => CommandLine(p.Id).Contains("127.0.0.1:" + port, StringComparison.Ordinal));
-        }
-        finally
-        {
-            output.Delete(recursive: true);
-        }
-    }
-
     [Fact]
     public async Task Run_LibrdkafkaVariableNamesNoLibrary_OneLineExit2AndNothingWritten()
     {
@@ -234,6 +166,79 @@ public partial class ProcessTests
         finally
         {
             output.Delete(recursive: true);
+        }
+    }
+
+    /// <summary>The tool, or its whole process group, ended by a signal. A class of its own: xUnit runs a class's tests one
+    /// after another, and these start a broker or a three-node cluster each, so they run beside the others.</summary>
+    public sealed class Signals
+    {
+        [Theory]
+        [InlineData("SIGTERM", 1)]
+        [InlineData("SIGKILL", 1)]
+        [InlineData("SIGTERM", 3)]
+        [InlineData("SIGKILL", 3)]
+        public async Task Broker_OwnerEndsBySignal_NoBrokerJvmAndNoDataLeft(string signal, int brokers)
+        {
+            using var cli = CliProcess.Start(null, "broker", "--broker-heap", "256", "--brokers", brokers.ToString(System.Globalization.CultureInfo.InvariantCulture));
+            using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(2));
+            var bootstrap = await cli.FirstLine.WaitAsync(timeout.Token);
+            Assert.Equal(brokers, bootstrap.Split(',').Length);
+            Assert.All(bootstrap.Split(','), b => Assert.StartsWith("127.0.0.1:", b, StringComparison.Ordinal));
+            var nodes = await ReadBrokerLinesAsync(cli, brokers, timeout.Token);
+            // Each node's folder (node-N) sits in the cluster's folder, which goes too.
+            var data = Path.GetDirectoryName(Path.GetDirectoryName(nodes[0].LogFile))!;
+            Assert.All(nodes, n => Assert.True(IsRunning(n.Pid)));
+            Assert.True(Directory.Exists(data));
+
+            Assert.Equal(0, Kill(cli.Process.Id, signal));
+            await cli.Process.WaitForExitAsync(timeout.Token);
+
+            await WaitUntilAsync(() => nodes.All(n => !IsRunning(n.Pid)) && !Directory.Exists(data), TimeSpan.FromSeconds(30));
+            Assert.All(nodes, n => Assert.False(IsRunning(n.Pid), $"broker JVM {n.Pid} outlived its owner after {signal}"));
+            Assert.False(Directory.Exists(data), $"data folder {data} left after {signal}");
+            if (signal == "SIGTERM")
+            {
+                // SIGTERM is handled, not just survived: the owner stops the broker in order and says so.
+                cli.Process.WaitForExit();
+                Assert.Equal(0, cli.Process.ExitCode);
+                Assert.Contains("kafkaperf: broker stopped, data deleted.", cli.Stderr, StringComparison.Ordinal);
+            }
+        }
+
+        [Fact]
+        public async Task Run_WholeProcessGroupGetsSigterm_SavesTheRunsDoneAndLeavesNoBroker()
+        {
+            // timeout(1), service managers and CI cancellation signal the whole group: the broker JVM gets SIGTERM too.
+            var output = Directory.CreateTempSubdirectory("kafkaperf-cli-");
+            try
+            {
+                using var cli = CliProcess.Start(null, "setsid", "run", "--messages", "100000", "--sizes", "100", "--repeat", "4",
+                    "--scenarios", "produce", "--broker-heap", "256", "--output", output.FullName);
+                using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(3));
+                while (!cli.Stderr.Contains("[   3/", StringComparison.Ordinal))
+                {
+                    Assert.False(cli.Process.HasExited, cli.Stderr);
+                    await Task.Delay(50, timeout.Token);
+                }
+                var port = BrokerReady().Match(cli.Stderr).Groups[1].Value;
+
+                Assert.Equal(0, Kill(-cli.Process.Id, "SIGTERM"));
+                await cli.Process.WaitForExitAsync(timeout.Token);
+                cli.Process.WaitForExit();
+
+                Assert.True(cli.Process.ExitCode == 143, cli.Stderr);
+                Assert.Equal(["csv", "html", "json", "md"], output.GetFiles().Select(f => f.Extension.TrimStart('.')).Where(e => e != "svg").Order());
+                Assert.Single(output.GetFiles("*-throughput-produce.svg"));
+                Assert.Contains("Cancelled", File.ReadAllText(output.GetFiles("*.md").Single().FullName), StringComparison.Ordinal);
+                Assert.DoesNotContain("could not be deleted", cli.Stderr, StringComparison.Ordinal);
+                await WaitUntilAsync(() => !Process.GetProcesses().Any(p => CommandLine(p.Id).Contains("127.0.0.1:" + port, StringComparison.Ordinal)), TimeSpan.FromSeconds(20));
+                Assert.DoesNotContain(Process.GetProcesses(), p => CommandLine(p.Id).Contains("127.0.0.1:" + port, StringComparison.Ordinal));
+            }
+            finally
+            {
+                output.Delete(recursive: true);
+            }
         }
     }
 

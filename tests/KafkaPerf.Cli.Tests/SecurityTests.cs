@@ -51,119 +51,129 @@ public partial class SecurityTests
         }
     }
 
-    [Fact]
-    public async Task Run_SaslSsl_ThePasswordAppearsInNoOutputLogOrProcessList()
+    /// <summary>No secret leaks while a secured run goes on. A class of its own (as is <see cref="WrongSettings"/>): xUnit
+    /// runs a class's tests one after another, and each of these secured runs takes a minute or more, so they run beside
+    /// each other and the other classes instead of in one line.</summary>
+    public sealed class Secrets
     {
-        var work = Directory.CreateTempSubdirectory("kafkaperf-security-");
-        string password = "kp-secret-" + Convert.ToHexStringLower(RandomNumberGenerator.GetBytes(8));
-        try
+        [Fact]
+        public async Task Run_SaslSsl_ThePasswordAppearsInNoOutputLogOrProcessList()
         {
-            var output = Path.Combine(work.FullName, "out");
-            var environment = Private(work);
-            environment["KAFKAPERF_SASL_USERNAME"] = "bench-user";
-            environment["KAFKAPERF_SASL_PASSWORD"] = password;
-            using var cli = CliProcess.Start(environment,
-                "run", "--security", "sasl-ssl", "--clients", "confluent,java", "--references", "kcat,kafka-tools",
-                "--scenarios", "produce,consume", "--sizes", "100", "--messages", "1000", "--repeat", "1", "--broker-heap", "256",
-                "--otel", "console", "--output", output);
-
-            // While it runs: every process's command line, the environment of every process it started, and every log of
-            // the cluster's nodes, sampled until it ends.
-            var leaks = new List<string>();
-            var tools = new HashSet<string>();
-            while (!cli.Process.HasExited)
+            var work = Directory.CreateTempSubdirectory("kafkaperf-security-");
+            string password = "kp-secret-" + Convert.ToHexStringLower(RandomNumberGenerator.GetBytes(8));
+            try
             {
-                Sample(cli.Process.Id, password, work.FullName, leaks, tools);
-                await Task.Delay(50);
-            }
-            cli.Process.WaitForExit();
+                var output = Path.Combine(work.FullName, "out");
+                var environment = Private(work);
+                environment["KAFKAPERF_SASL_USERNAME"] = "bench-user";
+                environment["KAFKAPERF_SASL_PASSWORD"] = password;
+                using var cli = CliProcess.Start(environment,
+                    "run", "--security", "sasl-ssl", "--clients", "confluent,java", "--references", "kcat,kafka-tools",
+                    "--scenarios", "produce,consume", "--sizes", "100", "--messages", "1000", "--repeat", "1", "--broker-heap", "256",
+                    "--otel", "console", "--output", output);
 
-            Assert.True(cli.Process.ExitCode == 0, cli.Stderr);
-            Assert.Empty(leaks);
-            // The sampler did see the reference tools and the broker, with their secrets in files, not on the command line.
-            Assert.Contains("kcat", tools);
-            Assert.Contains("ProducerPerformance", tools);
-            Assert.Contains("broker", tools);
-            Assert.DoesNotContain(password, cli.Stdout, StringComparison.Ordinal);
-            Assert.DoesNotContain(password, cli.Stderr, StringComparison.Ordinal);
-            var files = Directory.GetFiles(output, "*", SearchOption.AllDirectories);
-            Assert.NotEmpty(files);
-            foreach (var file in files) Assert.DoesNotContain(password, File.ReadAllText(file), StringComparison.Ordinal);
-            // The clients' effective configurations in the result show that a password was set, not what it is.
-            var result = File.ReadAllText(files.Single(f => f.EndsWith(".json", StringComparison.Ordinal)));
-            Assert.Contains("\"sasl.password\": \"[hidden]\"", result, StringComparison.Ordinal);
-            Assert.Contains("\"sasl.jaas.config\": \"[hidden]\"", result, StringComparison.Ordinal);
-            Assert.Contains("\"sasl.username\": \"bench-user\"", result, StringComparison.Ordinal);
-        }
-        finally
-        {
-            work.Delete(recursive: true);
+                // While it runs: every process's command line, the environment of every process it started, and every log of
+                // the cluster's nodes, sampled until it ends.
+                var leaks = new List<string>();
+                var tools = new HashSet<string>();
+                    while (!cli.Process.HasExited)
+                {
+                    Sample(cli.Process.Id, password, work.FullName, leaks, tools);
+                    await Task.Delay(50);
+                }
+                cli.Process.WaitForExit();
+
+                Assert.True(cli.Process.ExitCode == 0, cli.Stderr);
+                Assert.Empty(leaks);
+                // The sampler did see the reference tools and the broker, with their secrets in files, not on the command line.
+                Assert.Contains("kcat", tools);
+                Assert.Contains("ProducerPerformance", tools);
+                Assert.Contains("broker", tools);
+                Assert.DoesNotContain(password, cli.Stdout, StringComparison.Ordinal);
+                Assert.DoesNotContain(password, cli.Stderr, StringComparison.Ordinal);
+                var files = Directory.GetFiles(output, "*", SearchOption.AllDirectories);
+                Assert.NotEmpty(files);
+                foreach (var file in files) Assert.DoesNotContain(password, File.ReadAllText(file), StringComparison.Ordinal);
+                // The clients' effective configurations in the result show that a password was set, not what it is.
+                var result = File.ReadAllText(files.Single(f => f.EndsWith(".json", StringComparison.Ordinal)));
+                Assert.Contains("\"sasl.password\": \"[hidden]\"", result, StringComparison.Ordinal);
+                Assert.Contains("\"sasl.jaas.config\": \"[hidden]\"", result, StringComparison.Ordinal);
+                Assert.Contains("\"sasl.username\": \"bench-user\"", result, StringComparison.Ordinal);
+            }
+            finally
+            {
+                work.Delete(recursive: true);
+            }
         }
     }
 
-    [Fact]
-    public async Task Run_WrongSecurityAgainstAClusterOfTheBrokerCommand_OneLineEach()
+    /// <summary>Wrong security settings against the clusters of the broker command.</summary>
+    public sealed class WrongSettings
     {
-        var work = Directory.CreateTempSubdirectory("kafkaperf-security-");
-        try
+        [Fact]
+        public async Task Run_WrongSecurityAgainstAClusterOfTheBrokerCommand_OneLineEach()
         {
-            var secured = Private(work);
-            secured["KAFKAPERF_SASL_PASSWORD"] = "right-password";
-            using var tls = CliProcess.Start(secured, "broker", "--security", "sasl-ssl", "--broker-heap", "256");
-            using var plain = CliProcess.Start(Private(work), "broker", "--broker-heap", "256");
-            using var ready = new CancellationTokenSource(TimeSpan.FromMinutes(2));
-            var tlsBootstrap = await tls.FirstLine.WaitAsync(ready.Token);
-            var plainBootstrap = await plain.FirstLine.WaitAsync(ready.Token);
-            await WaitUntilAsync(() => CaFile().IsMatch(tls.Stderr), TimeSpan.FromSeconds(10));
-            var ca = CaFile().Match(tls.Stderr).Groups[1].Value;
-            Assert.True(File.Exists(ca), tls.Stderr);
-            Assert.DoesNotContain("right-password", tls.Stderr + tls.Stdout, StringComparison.Ordinal);
-
-            async Task<(int Exit, string Stderr, TimeSpan Took)> Run(string password, params string[] extra) => await RunTo("out", password, extra);
-
-            async Task<(int Exit, string Stderr, TimeSpan Took)> RunTo(string folder, string password, params string[] extra)
+            var work = Directory.CreateTempSubdirectory("kafkaperf-security-");
+            try
             {
-                var environment = Private(work);
-                if (password.Length > 0)
+                var secured = Private(work);
+                secured["KAFKAPERF_SASL_PASSWORD"] = "right-password";
+                using var tls = CliProcess.Start(secured, "broker", "--security", "sasl-ssl", "--broker-heap", "256");
+                using var plain = CliProcess.Start(Private(work), "broker", "--broker-heap", "256");
+                using var ready = new CancellationTokenSource(TimeSpan.FromMinutes(2));
+                var tlsBootstrap = await tls.FirstLine.WaitAsync(ready.Token);
+                var plainBootstrap = await plain.FirstLine.WaitAsync(ready.Token);
+                await WaitUntilAsync(() => CaFile().IsMatch(tls.Stderr), TimeSpan.FromSeconds(10));
+                var ca = CaFile().Match(tls.Stderr).Groups[1].Value;
+                Assert.True(File.Exists(ca), tls.Stderr);
+                Assert.DoesNotContain("right-password", tls.Stderr + tls.Stdout, StringComparison.Ordinal);
+
+                async Task<(int Exit, string Stderr, TimeSpan Took)> Run(string password, params string[] extra) => await RunTo("out", password, extra);
+
+                async Task<(int Exit, string Stderr, TimeSpan Took)> RunTo(string folder, string password, params string[] extra)
                 {
-                    environment["KAFKAPERF_SASL_USERNAME"] = "kafkaperf";
-                    environment["KAFKAPERF_SASL_PASSWORD"] = password;
+                    var environment = Private(work);
+                    if (password.Length > 0)
+                    {
+                        environment["KAFKAPERF_SASL_USERNAME"] = "kafkaperf";
+                        environment["KAFKAPERF_SASL_PASSWORD"] = password;
+                    }
+                    long started = Stopwatch.GetTimestamp();
+                    var (exit, _, stderr) = await CliProcess.RunAsync(environment,
+                        ["run", "--clients", "confluent", "--scenarios", "produce", "--sizes", "100", "--messages", "100", "--repeat", "1",
+                            "--output", Path.Combine(work.FullName, folder), .. extra]);
+                    return (exit, stderr, Stopwatch.GetElapsedTime(started));
                 }
-                long started = Stopwatch.GetTimestamp();
-                var (exit, _, stderr) = await CliProcess.RunAsync(environment,
-                    ["run", "--clients", "confluent", "--scenarios", "produce", "--sizes", "100", "--messages", "100", "--repeat", "1",
-                        "--output", Path.Combine(work.FullName, folder), .. extra]);
-                return (exit, stderr, Stopwatch.GetElapsedTime(started));
+
+                // The right settings work: the cluster is fine, so what follows is the settings' fault.
+                var good = await RunTo("good", "right-password", "--bootstrap", tlsBootstrap, "--security", "sasl-ssl", "--ssl-ca", ca, "--stall-timeout", "20s");
+                Assert.True(good.Exit == 0, good.Stderr);
+
+                var wrongPassword = await Run("wrong-password", "--bootstrap", tlsBootstrap, "--security", "sasl-ssl", "--ssl-ca", ca);
+                AssertOneLine(wrongPassword, "refused the PLAIN login of user 'kafkaperf'");
+
+                var untrusted = await Run("right-password", "--bootstrap", tlsBootstrap, "--security", "sasl-ssl");
+                AssertOneLine(untrusted, "a certificate this client does not trust");
+
+                var missingCa = await Run("right-password", "--bootstrap", tlsBootstrap, "--security", "sasl-ssl", "--ssl-ca", Path.Combine(work.FullName, "none.pem"));
+                AssertOneLine(missingCa, "does not exist: give the PEM file of the CA");
+
+                var tlsOnPlain = await Run("right-password", "--bootstrap", plainBootstrap, "--security", "ssl", "--ssl-ca", ca);
+                AssertOneLine(tlsOnPlain, "does not speak SSL");
+
+                var plainOnTls = await Run("right-password", "--bootstrap", tlsBootstrap, "--security", "sasl-plaintext");
+                AssertOneLine(plainOnTls, "does not speak SASL_PLAINTEXT");
+
+                var noCredentials = await Run(string.Empty, "--bootstrap", tlsBootstrap, "--security", "sasl-ssl", "--ssl-ca", ca);
+                AssertOneLine(noCredentials, "needs credentials");
+
+                Assert.False(Directory.Exists(Path.Combine(work.FullName, "out")) && Directory.EnumerateFileSystemEntries(Path.Combine(work.FullName, "out")).Any(),
+                    "a refused run left files behind");
             }
-
-            // The right settings work: the cluster is fine, so what follows is the settings' fault.
-            var good = await RunTo("good", "right-password", "--bootstrap", tlsBootstrap, "--security", "sasl-ssl", "--ssl-ca", ca, "--stall-timeout", "20s");
-            Assert.True(good.Exit == 0, good.Stderr);
-
-            var wrongPassword = await Run("wrong-password", "--bootstrap", tlsBootstrap, "--security", "sasl-ssl", "--ssl-ca", ca);
-            AssertOneLine(wrongPassword, "refused the PLAIN login of user 'kafkaperf'");
-
-            var untrusted = await Run("right-password", "--bootstrap", tlsBootstrap, "--security", "sasl-ssl");
-            AssertOneLine(untrusted, "a certificate this client does not trust");
-
-            var missingCa = await Run("right-password", "--bootstrap", tlsBootstrap, "--security", "sasl-ssl", "--ssl-ca", Path.Combine(work.FullName, "none.pem"));
-            AssertOneLine(missingCa, "does not exist: give the PEM file of the CA");
-
-            var tlsOnPlain = await Run("right-password", "--bootstrap", plainBootstrap, "--security", "ssl", "--ssl-ca", ca);
-            AssertOneLine(tlsOnPlain, "does not speak SSL");
-
-            var plainOnTls = await Run("right-password", "--bootstrap", tlsBootstrap, "--security", "sasl-plaintext");
-            AssertOneLine(plainOnTls, "does not speak SASL_PLAINTEXT");
-
-            var noCredentials = await Run(string.Empty, "--bootstrap", tlsBootstrap, "--security", "sasl-ssl", "--ssl-ca", ca);
-            AssertOneLine(noCredentials, "needs credentials");
-
-            Assert.False(Directory.Exists(Path.Combine(work.FullName, "out")) && Directory.EnumerateFileSystemEntries(Path.Combine(work.FullName, "out")).Any(),
-                "a refused run left files behind");
-        }
-        finally
-        {
-            work.Delete(recursive: true);
+            finally
+            {
+                work.Delete(recursive: true);
+            }
         }
     }
 
@@ -211,9 +221,11 @@ public partial class SecurityTests
                 if (commandLine == cliCommandLine) continue;
                 if (!commandLine.Contains(tmp, StringComparison.Ordinal) && !commandLine.Contains("kcat", StringComparison.Ordinal)
                     && !commandLine.Contains("keytool", StringComparison.Ordinal)) continue;
-                if (commandLine.Contains("kcat", StringComparison.Ordinal)) tools.Add("kcat");
-                if (commandLine.Contains("ProducerPerformance", StringComparison.Ordinal)) tools.Add("ProducerPerformance");
-                if (commandLine.Contains("EmbeddedBrokerMain", StringComparison.Ordinal)) tools.Add("broker");
+                // Only this run's tools count as seen (their files are in its temporary folder): other tests run beside it.
+                bool ours = commandLine.Contains(tmp, StringComparison.Ordinal);
+                if (ours && commandLine.Contains("kcat", StringComparison.Ordinal)) tools.Add("kcat");
+                if (ours && commandLine.Contains("ProducerPerformance", StringComparison.Ordinal)) tools.Add("ProducerPerformance");
+                if (ours && commandLine.Contains("EmbeddedBrokerMain", StringComparison.Ordinal)) tools.Add("broker");
                 if (File.ReadAllText(Path.Combine(directory, "environ")).Contains(password, StringComparison.Ordinal))
                     leaks.Add($"environment of {pid}: {commandLine}");
             }
