@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Globalization;
 using Docker.DotNet;
 using DotNet.Testcontainers.Builders;
+using DotNet.Testcontainers.Configurations;
 using KafkaPerf.Clients;
 using Testcontainers.Kafka;
 
@@ -68,6 +69,8 @@ public sealed class ContainerKafkaBroker : IAsyncDisposable
         image = string.IsNullOrWhiteSpace(image) ? DefaultImage : image.Trim();
         long started = Stopwatch.GetTimestamp();
         DockerEngine.NegotiateApiVersion();
+        // Before the container is built: the builder takes the reaper's setting.
+        DoWithoutAnAbsentReaper();
         KafkaContainer container;
         try
         {
@@ -93,7 +96,12 @@ public sealed class ContainerKafkaBroker : IAsyncDisposable
         {
             await container.DisposeAsync().ConfigureAwait(false);
             cancellationToken.ThrowIfCancellationRequested();
-            if (ex is DockerImageNotFoundException || (ex is DockerApiException api && IsPullFailure(api)))
+            bool pull = ex is DockerImageNotFoundException || (ex is DockerApiException api && IsPullFailure(api));
+            // The image is here, so what could not be pulled is another one Testcontainers wanted: say so, not "the image".
+            if (pull && DockerEngine.HasImage(image) == true)
+                throw new PrerequisiteException(
+                    $"The image '{image}' is on this machine, but Testcontainers could not pull another image it needs ({FirstLine(ex)}): make that image available, or set TESTCONTAINERS_RYUK_DISABLED=true if it is its reaper's.", ex);
+            if (pull)
                 throw new PrerequisiteException(
                     $"The image '{image}' is not on this machine and could not be pulled ({FirstLine(ex)}): pull or build it first (eng/build-kafka-image.sh builds one from Kafka's jars), or name another image.", ex);
             if (ex is OperationCanceledException)
@@ -115,6 +123,20 @@ public sealed class ContainerKafkaBroker : IAsyncDisposable
     }
 
     /// <summary>Removes KafkaPerf's containers whose owning process is gone (killed before it could remove them).</summary>
+    /// <summary>
+    /// Testcontainers' reaper (Ryuk) runs from an image of its own, which Testcontainers pulls when it is not on the
+    /// machine; without a registry that pull fails, and so did the broker's start, with an error that named the broker's
+    /// image although that one was there. KafkaPerf does not need the reaper (it removes its own containers, and those of
+    /// killed processes at its next start): when the reaper's image is not on this machine, it goes without it.
+    /// </summary>
+    private static void DoWithoutAnAbsentReaper()
+    {
+        if (!TestcontainersSettings.ResourceReaperEnabled) return;
+        // The image Testcontainers would use: the one configured, or its own default (a tag of testcontainers/ryuk).
+        var reaper = TestcontainersSettings.ResourceReaperImage?.FullName.Split('@')[0] ?? "testcontainers/ryuk";
+        if (DockerEngine.HasImage(reaper) == false) TestcontainersSettings.ResourceReaperEnabled = false;
+    }
+
     private static Task<int> RemoveOrphansAsync() => Task.Run(() => DockerEngine.RemoveOrphans(OwnerLabel, IsRunning));
 
     private static bool IsRunning(int pid)

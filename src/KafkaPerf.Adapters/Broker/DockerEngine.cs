@@ -62,6 +62,25 @@ internal static class DockerEngine
         }
     }
 
+    /// <summary>Whether an image of a repository (any tag) is on this machine, on the default socket.</summary>
+    /// <param name="repository">The repository, e.g. <c>testcontainers/ryuk</c>, or a reference with its tag.</param>
+    /// <returns><see langword="true"/> or <see langword="false"/>; <see langword="null"/> when the engine cannot be asked this way.</returns>
+    public static bool? HasImage(string repository)
+    {
+        try
+        {
+            using var client = Client(TimeSpan.FromSeconds(5));
+            if (client is null) return null;
+            var filters = Uri.EscapeDataString($"{{\"reference\":[\"{repository}\"]}}");
+            var listed = client.GetFromJsonAsync<List<ImageResponse>>(new Uri($"http://docker/images/json?filters={filters}")).GetAwaiter().GetResult();
+            return listed is null ? null : listed.Count > 0;
+        }
+        catch (Exception ex) when (IsUnreachable(ex))
+        {
+            return null;
+        }
+    }
+
     private static HttpClient? Client(TimeSpan timeout)
     {
         var host = Environment.GetEnvironmentVariable("DOCKER_HOST");
@@ -100,6 +119,8 @@ internal static class DockerEngine
     }
 
     private sealed record VersionResponse([property: JsonPropertyName("ApiVersion")] string? ApiVersion);
+
+    private sealed record ImageResponse([property: JsonPropertyName("Id")] string Id);
 
     private sealed record ContainerResponse([property: JsonPropertyName("Id")] string Id, [property: JsonPropertyName("Labels")] Dictionary<string, string>? Labels);
 }
