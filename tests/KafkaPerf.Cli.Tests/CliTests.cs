@@ -381,7 +381,7 @@ public partial class CliTests
         Assert.Equal(2, exit);
         var lines = err.TrimEnd().Split('\n');
         Assert.StartsWith("kafkaperf: --kafka-home is '/nonexistent/kafka'", lines[0], StringComparison.Ordinal);
-        Assert.StartsWith("KafkaPerf.Adapters.PrerequisiteException: ", lines[1], StringComparison.Ordinal);
+        Assert.StartsWith("KafkaPerf.Clients.PrerequisiteException: ", lines[1], StringComparison.Ordinal);
         Assert.Contains(lines, l => l.TrimStart().StartsWith("at KafkaPerf.Adapters.Broker.KafkaJars.Locate", StringComparison.Ordinal));
         Assert.False(Directory.Exists(output));
     }

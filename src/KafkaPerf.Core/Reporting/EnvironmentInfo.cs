@@ -79,8 +79,7 @@ public sealed record EnvironmentInfo
         };
     }
 
-    internal static string ToolVersionOf() =>
-        typeof(EnvironmentInfo).Assembly.GetName().Version?.ToString(3) ?? "0.0.0";
+    internal static string ToolVersionOf() => Clients.ClientContract.Release;
 
     private static string ReadProcessorName()
     {

@@ -26,7 +26,7 @@ public sealed class InMemoryClient : IBenchClient
     public string Name => _options.Name;
 
     /// <inheritdoc />
-    public string LibraryVersion => typeof(InMemoryClient).Assembly.GetName().Version?.ToString(3) ?? "0.0.0";
+    public string LibraryVersion => ClientContract.Release;
 
     /// <inheritdoc />
     public ClientCapabilities Capabilities =>

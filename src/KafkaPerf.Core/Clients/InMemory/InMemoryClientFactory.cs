@@ -18,7 +18,7 @@ public sealed class InMemoryClientFactory(InMemoryClientOptions options) : IBenc
         options.ReportsDeliveryLatency ? ClientCapabilities.DeliveryLatency : ClientCapabilities.None;
 
     /// <inheritdoc />
-    public string? DescribeLibrary() => $"KafkaPerf {typeof(InMemoryClient).Assembly.GetName().Version?.ToString(3)} (no Kafka)";
+    public string? DescribeLibrary() => $"KafkaPerf {ClientContract.Release} (no Kafka)";
 
     /// <inheritdoc />
     public IBenchClient Create(ClientConnection connection) => new InMemoryClient(options);
