@@ -74,7 +74,7 @@ public static class ClientVersions
 
     /// <summary>The cache folder of client versions: <see cref="CacheVariable"/>, else the user's cache folder.</summary>
     public static string CacheFolder =>
-        Environment.GetEnvironmentVariable(CacheVariable) is { Length: > 0 } folder ? folder
+        Environment.GetEnvironmentVariable(CacheVariable) is { Length: > 0 } folder ? Path.GetFullPath(folder)
         : Path.Combine(Environment.GetEnvironmentVariable("XDG_CACHE_HOME") is { Length: > 0 } xdg ? xdg
             : Path.Combine(Environment.GetFolderPath(Environment.SpecialFolder.UserProfile), ".cache"), "kafkaperf", "clients");
 
@@ -142,8 +142,9 @@ public static class ClientVersions
                 throw new PluginException($"{Package} {version} could not be restored from your NuGet sources ({Shorten(error)}): name a version they serve, or prepare it where one is reachable (dotnet kafkaperf prepare-client confluent@{version} --output DIR) and pass --plugin DIR.");
             }
             var warnings = output.Split('\n').Select(l => l.Trim()).Where(l => l.Contains("warning NU", StringComparison.Ordinal)).Select(Shorten).Distinct().ToList();
-            // This tool's own adapter, against whatever Confluent.Kafka the folder holds.
-            File.Copy(typeof(ClientVersions).Assembly.Location, Path.Combine(staging, Path.GetFileName(typeof(ClientVersions).Assembly.Location)), overwrite: true);
+            // The folder holds the packages only: the adapter that runs them is always the running tool's own (Load), so a
+            // folder outlives an update of the tool, and a cached one never runs an older adapter.
+            File.Delete(Path.Combine(staging, "client.dll"));
             var marker = new VersionMarker(Family, Package, version, RuntimeInformation.RuntimeIdentifier, Restored(staging), warnings);
             await File.WriteAllTextAsync(Path.Combine(staging, MarkerFile), JsonSerializer.Serialize(marker, MarkerJson), cancellationToken).ConfigureAwait(false);
             try
@@ -175,6 +176,7 @@ public static class ClientVersions
     public static IReadOnlyList<PluginClient> Load(string folder)
     {
         ArgumentNullException.ThrowIfNull(folder);
+        folder = Path.GetFullPath(folder);
         VersionMarker marker;
         try
         {
@@ -187,8 +189,9 @@ public static class ClientVersions
         }
         if (marker.Runtime != RuntimeInformation.RuntimeIdentifier)
             throw new PluginException($"'{folder}' holds {marker.Package} {marker.Version} for {marker.Runtime}, and this machine is {RuntimeInformation.RuntimeIdentifier}: prepare it for this machine.");
-        var adapter = Path.Combine(folder, Path.GetFileName(typeof(ClientVersions).Assembly.Location));
-        var context = new PluginLoadContext($"client:{marker.Family}@{marker.Version}", adapter);
+        // The running tool's adapter, in a context whose other assemblies and native libraries come from the folder.
+        var adapter = typeof(ClientVersions).Assembly.Location;
+        var context = new PluginLoadContext($"client:{marker.Family}@{marker.Version}", Path.Combine(folder, Path.GetFileName(adapter)));
         try
         {
             var assembly = context.LoadFromAssemblyPath(adapter);

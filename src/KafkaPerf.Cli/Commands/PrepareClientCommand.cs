@@ -36,7 +36,17 @@ internal sealed class PrepareClientCommand(Shutdown shutdown)
             try
             {
                 await ClientVersions.PrepareAsync(version, output, Console.Error, shutdown.Token);
-                var clients = ClientPlugins.Load(output);
+                IReadOnlyList<PluginClient> clients;
+                try
+                {
+                    clients = ClientPlugins.Load(output);
+                }
+                catch (PluginException)
+                {
+                    // A folder this tool cannot load is not left behind for another to try.
+                    Directory.Delete(output, recursive: true);
+                    throw;
+                }
                 Console.Error.WriteLine($"kafkaperf: {Path.GetFullPath(output)} holds {string.Join(", ", clients.Select(c => c.Factory.Name))}: pass --plugin {output} (copy the folder to the machine that runs them).");
                 return ExitCodes.Success;
             }

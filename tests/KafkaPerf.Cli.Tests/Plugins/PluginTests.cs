@@ -76,13 +76,18 @@ public sealed class PluginTests(SamplePlugin sample) : IClassFixture<SamplePlugi
     [Fact]
     public async Task PrepareClient_ThenPlugin_TheFolderHoldsTheVersionsStyles()
     {
-        var folder = Path.Combine(sample.Scratch("prepared"), "confluent-2.15.1");
+        // As the docs say it, with a folder relative to where the user is.
+        var here = sample.Scratch("prepared");
+        var folder = Path.Combine(here, "confluent-2.15.1");
 
-        var (prepared, _, prepareErr) = await CliProcess.RunAsync(null, "prepare-client", "confluent@2.15.1", "--output", folder);
-        var (listed, clients, listErr) = await CliProcess.RunAsync(null, "clients", "--plugin", folder);
+        var (prepared, _, prepareErr) = await CliProcess.RunInAsync(here, null, "prepare-client", "confluent@2.15.1", "--output", "confluent-2.15.1");
+        var (listed, clients, listErr) = await CliProcess.RunInAsync(here, null, "clients", "--plugin", "confluent-2.15.1");
 
         Assert.True(prepared == 0, prepareErr);
         Assert.True(listed == 0, listErr);
+        // The packages only: the adapter that runs them is the running tool's.
+        Assert.True(File.Exists(Path.Combine(folder, "Confluent.Kafka.dll")));
+        Assert.False(File.Exists(Path.Combine(folder, "KafkaPerf.Adapters.dll")));
         foreach (var name in new[] { "confluent@2.15.1", "confluent-async@2.15.1", "confluent-sync@2.15.1", "confluent-records@2.15.1" })
             Assert.Contains(name + " ", clients, StringComparison.Ordinal);
         Assert.Contains($"from: {folder} (Confluent.Kafka 2.15.1, librdkafka.redist 2.15.1)", clients, StringComparison.Ordinal);
