@@ -7,7 +7,8 @@ using KafkaPerf.Scenarios;
 namespace KafkaPerf.Cli;
 
 /// <summary>One line per run on standard error, so standard output stays clean for the tables; each line ends with an
-/// estimate of the time left (the mean time per run so far, times the runs to go).</summary>
+/// estimate of the time left (the mean time per run so far, times the runs to go; counted from the first run, so a
+/// cluster warm-up before it is not taken for the pace of the runs).</summary>
 internal sealed class ConsoleProgress(TextWriter writer) : IBenchmarkProgress
 {
     private bool _showVariant;
@@ -18,7 +19,7 @@ internal sealed class ConsoleProgress(TextWriter writer) : IBenchmarkProgress
     {
         _showVariant = plan.SettingsVariants.Count > 1;
         _clientWidth = Math.Max(12, plan.Clients.Max(c => c.Length));
-        _started = System.Diagnostics.Stopwatch.GetTimestamp();
+        _started = 0;
         var references = plan.References.Count == 0 ? string.Empty
             : $"; references {string.Join(", ", plan.References)} in produce and consume cells, without warm-up";
         writer.WriteLine($"kafkaperf: {Count(plan.TotalRuns, "run")} ({Count(plan.Clients.Count - plan.References.Count, "client")} × {Count(plan.Cells().Count(), "cell")} × "
@@ -29,6 +30,7 @@ internal sealed class ConsoleProgress(TextWriter writer) : IBenchmarkProgress
 
     public void OnRunStarting(RunDescriptor run)
     {
+        if (_started == 0) _started = System.Diagnostics.Stopwatch.GetTimestamp();
     }
 
     public void OnRunCompleted(RunDescriptor run, RunRecord record)

@@ -70,6 +70,7 @@ internal sealed class LiveProgress : IBenchmarkProgress
     public void OnRunStarting(RunDescriptor run)
     {
         ArgumentNullException.ThrowIfNull(run);
+        _lines.OnRunStarting(run);
         var cell = run.Cell;
         var what = string.Create(CultureInfo.InvariantCulture,
             $"{cell.Scenario.ToString().ToLowerInvariant()} {cell.MessageCount:N0} × {cell.PayloadBytes:N0} B · {run.Client} {(run.IsWarmup ? "warm-up" : $"run {run.Repetition}")} · {run.Sequence}/{run.TotalRuns}");

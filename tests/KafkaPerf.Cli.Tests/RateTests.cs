@@ -128,6 +128,53 @@ public class RateTests
             var search = json.RootElement.GetProperty("rateSearches")[0];
             Assert.Equal(4000, search.GetProperty("highestHeld").GetDouble());
             Assert.Equal(3, search.GetProperty("probes").GetArrayLength());
+            // The plan says the runs that ran, and the curve marks where the search ended.
+            Assert.Equal(json.RootElement.GetProperty("runs").GetArrayLength(), json.RootElement.GetProperty("plan").GetProperty("totalRuns").GetInt32());
+            Assert.Contains("inmemory held 4,000 msg/s", File.ReadAllText(output.GetFiles("*-rate-curve-roundtrip-100b.svg").Single().FullName), StringComparison.Ordinal);
+        }
+        finally
+        {
+            output.Delete(recursive: true);
+        }
+    }
+
+    [Fact]
+    public async Task FindRate_OnTheBrokerItStarts_WarmsItUpFirstByDefault()
+    {
+        var output = Directory.CreateTempSubdirectory("kafkaperf-cli-");
+        try
+        {
+            var (exit, _, err) = await CliProcess.RunAsync(null, "find-rate", "--slo", "p99<5s", "--clients", "confluent", "--duration", "1s",
+                "--warmup", "200ms", "--start-rate", "1000", "--max-rate", "2000", "--format", "json", "--output", output.FullName);
+
+            Assert.True(exit == 0, err);
+            Assert.Contains("kafkaperf: the broker this plan starts is warmed up first, for 30 s (one broker", err, StringComparison.Ordinal);
+            Assert.Contains("kafkaperf: warming the cluster up for 30 s before the first probe", err, StringComparison.Ordinal);
+            Assert.DoesNotContain("has not served any load yet", err, StringComparison.Ordinal);
+            using var json = JsonDocument.Parse(File.ReadAllText(output.GetFiles("*.json").Single().FullName));
+            Assert.Matches(@"^\d+ round\(s\) of .* produced and consumed by confluent", json.RootElement.GetProperty("clusterWarmup").GetString());
+            Assert.Equal(2, json.RootElement.GetProperty("rateSearches")[0].GetProperty("probes").GetArrayLength());
+        }
+        finally
+        {
+            output.Delete(recursive: true);
+        }
+    }
+
+    [Fact]
+    public async Task Run_AtARateWithClusterWarmup0s_NoWarmupAndTheColdWarning()
+    {
+        var output = Directory.CreateTempSubdirectory("kafkaperf-cli-");
+        try
+        {
+            var (exit, _, err) = await CliProcess.RunAsync(null, "run", "--clients", "confluent", "--scenarios", "produce", "--rate", "500",
+                "--duration", "500ms", "--warmup", "0s", "--repeat", "1", "--cluster-warmup", "0s", "--format", "json", "--output", output.FullName);
+
+            Assert.True(exit == 0, err);
+            Assert.DoesNotContain("warmed up first", err, StringComparison.Ordinal);
+            using var json = JsonDocument.Parse(File.ReadAllText(output.GetFiles("*.json").Single().FullName));
+            Assert.Equal(JsonValueKind.Null, json.RootElement.TryGetProperty("clusterWarmup", out var warmup) ? warmup.ValueKind : JsonValueKind.Null);
+            Assert.Contains(json.RootElement.GetProperty("warnings").EnumerateArray(), w => w.GetString()!.Contains("has not served any load yet", StringComparison.Ordinal));
         }
         finally
         {

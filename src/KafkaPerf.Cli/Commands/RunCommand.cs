@@ -82,6 +82,7 @@ internal sealed class RunCommand(ClientCatalog catalog, EmbeddedKafkaBrokerOptio
             return CliErrors.BadInput(ex.Message, ex.InnerException ?? ex);
         }
         foreach (var note in notes) Console.Error.WriteLine(note);
+        plan = WithClusterWarmup(parse, plan, registry, source, distribution, outputs.Log);
 
         var log = outputs.Log;
         var checkpoints = new CheckpointFiles(outputs.Folder, stem, outputs.Formats, Console.Error);
@@ -137,6 +138,21 @@ internal sealed class RunCommand(ClientCatalog catalog, EmbeddedKafkaBrokerOptio
         {
             await session.DisposeAsync();
         }
+    }
+
+    /// <summary>The cluster warm-up the plan gets: by default a rate plan or a search on a broker the tool starts warms it
+    /// up first (a new broker's first cells measure its JVMs compiling: docs/BENCHMARKS.md, "A just-started cluster").</summary>
+    private static BenchmarkPlan WithClusterWarmup(ParseResult parse, BenchmarkPlan plan, ClientRegistry registry, BrokerSource source, Distribution? distribution, TextWriter? log)
+    {
+        bool needsBroker = plan.Clients.Any(c => registry.TryGet(c, out var factory) && factory.RequiresBroker);
+        bool typed = !PlanOptions.IsDefault(parse, PlanOptions.ClusterWarmup);
+        if (typed || parse.GetValue(PlanOptions.PlanFile) is not null || !plan.IsRate || distribution is not null || !needsBroker
+            || source is not (BrokerSource.EmbeddedBroker or BrokerSource.ContainerBroker)) return plan;
+        int brokers = source.KnownBrokers ?? 1;
+        var warmup = ClusterWarmupDefaults.For(brokers);
+        log?.WriteLine(string.Create(CultureInfo.InvariantCulture,
+            $"kafkaperf: the {(brokers == 1 ? "broker" : "cluster")} this plan starts is warmed up first, for {warmup.TotalSeconds:0} s ({(brokers == 1 ? "one broker" : $"{brokers} brokers")}: docs/BENCHMARKS.md, \"A just-started cluster\"); --cluster-warmup 0s for none, or another length."));
+        return plan with { ClusterWarmup = warmup };
     }
 
     /// <summary>Starts the session's broker and workers; a failure is said in one line and its exit code returned.</summary>

@@ -149,7 +149,12 @@ public sealed record BenchmarkPlan
 
     /// <summary>Runs in the plan, warm-ups included (references run no warm-up and only produce and consume; rate cells
     /// run no warm-up run).</summary>
-    public int TotalRuns => Cells().Sum(cell => ClientsFor(cell).Sum(client => Repeat + (HasWarmupRun(cell, client) ? 1 : 0)));
+    public int TotalRuns => SearchedRuns ?? Cells().Sum(cell => ClientsFor(cell).Sum(client => Repeat + (HasWarmupRun(cell, client) ? 1 : 0)));
+
+    /// <summary>The runs a rate search's probes ran, where the plan is a search's record: its rates are the rates probed,
+    /// and not every client and cell was probed at every one of them. <see langword="null"/> for a plan run whole.</summary>
+    [System.Text.Json.Serialization.JsonIgnore]
+    public int? SearchedRuns { get; init; }
 
     /// <summary>Whether a client runs an excluded warm-up run first in a cell: a client (not a reference) in a burst cell.</summary>
     /// <param name="cell">The cell.</param>

@@ -122,8 +122,13 @@ public sealed class BenchmarkRunner
             byte[] PayloadOf(int size) => payloads.TryGetValue(size, out var made) ? made
                 : payloads[size] = PayloadFactory.Create(plan.Payload, size, plan.Seed, fileBytes);
             _servedLoad = true;
-            if (plan.ClusterWarmup > TimeSpan.Zero && Remote is null && plan.Cells().FirstOrDefault() is { } first)
-                clusterWarmup = await ClusterWarmup.WarmUpClusterAsync(_runs, plan, first, PayloadOf(first.PayloadBytes), clients, warnings, progress, broker,
+            // Only the clients that use the cluster warm it up; a plan with none of them has nothing to warm up.
+            var onTheCluster = clients.Where(c => _registry.TryGet(c.Key, out var factory) && factory.RequiresBroker)
+                .ToDictionary(c => c.Key, c => c.Value, StringComparer.OrdinalIgnoreCase);
+            if (plan.ClusterWarmup > TimeSpan.Zero && Remote is null && onTheCluster.Count == 0)
+                RunWarnings.Warn(warnings, progress, ["The cluster warm-up was not run: no client of this plan uses a Kafka cluster."]);
+            else if (plan.ClusterWarmup > TimeSpan.Zero && Remote is null && plan.Cells().FirstOrDefault() is { } first)
+                clusterWarmup = await ClusterWarmup.WarmUpClusterAsync(_runs, plan, first, PayloadOf(first.PayloadBytes), onTheCluster, warnings, progress, broker,
                     undeleted, runTokens.Token, cancellationToken);
             foreach (var cell in plan.Cells())
             {

@@ -62,8 +62,8 @@ public static class RateFinder
                 Rates = [rate],
                 MessageCounts = [BenchmarkPlan.MeasuredRecords(rate, duration)],
                 Duration = duration,
-                // The cluster is warmed up once, before the first probe.
-                ClusterWarmup = probeNumber == 1 ? template.ClusterWarmup : TimeSpan.Zero,
+                // The cluster is warmed up once, before the first probe (below).
+                ClusterWarmup = TimeSpan.Zero,
                 // Each probe's topics are its own, even with --keep-topics.
                 TopicPrefix = string.Create(CultureInfo.InvariantCulture, $"{template.TopicPrefix}-probe{probeNumber}"),
             };
@@ -107,6 +107,26 @@ public static class RateFinder
             log?.WriteLine(template.ClusterWarmupNotice("before the first probe"));
         IReadOnlyList<RateSearchResult>? searches = null;
         bool cancelled = false;
+        if (template.ClusterWarmup > TimeSpan.Zero)
+        {
+            // By every client of the search in turn, as a run's plan does, not only the first probe's client: an in-process
+            // JVM compiles its send path in these rounds too. A plan of no runs is its cluster warm-up alone.
+            var warmup = await runner.RunAsync(template with
+            {
+                References = [],
+                Repeat = 0,
+                Rates = [targets.Count > 0 ? Math.Clamp(options.StartRate, options.MinRate, options.MaxRate) : template.Rates[0]],
+                TopicPrefix = template.TopicPrefix + "-probe0",
+            }, NullProgress.Instance, abort.Token).ConfigureAwait(false);
+            clusterWarmup = warmup.ClusterWarmup;
+            foreach (var warning in warmup.Warnings.Where(w => !warnings.Contains(w)).ToList())
+            {
+                warnings.Add(warning);
+                log?.WriteLine($"warning: {warning}");
+            }
+            if (warmup.AbortReason is { } reason) abortReason = reason;
+            if (warmup.Cancelled || abortReason is not null) return Result(inProgress: false) with { Cancelled = abortReason is null };
+        }
         (searches, cancelled) = await RateSearch.RunAsync(targets, options, Probe, OnProbe, abort.Token).ConfigureAwait(false);
         return Result(inProgress: false);
 
@@ -117,6 +137,7 @@ public static class RateFinder
             {
                 Rates = rates.Count > 0 ? rates : template.Rates,
                 MessageCounts = [.. (rates.Count > 0 ? rates : template.Rates).Select(r => BenchmarkPlan.MeasuredRecords(r, duration)).Distinct()],
+                SearchedRuns = runs.Count,
             };
             var cells = ResultSummarizer.Cells(plan, runs);
             return new BenchmarkResult

@@ -32,7 +32,8 @@ internal sealed class TestClientFactory(InMemoryClientOptions options, long drop
 
     public string Description => "test";
 
-    public bool RequiresBroker => false;
+    /// <summary>Whether it stands for a client of a Kafka cluster (the cluster warm-up runs only those).</summary>
+    public bool RequiresBroker { get; init; }
 
     /// <summary>Returned by <see cref="SettingsWarnings"/> for a variant whose linger is unset.</summary>
     public string? LingerWarning { get; init; }

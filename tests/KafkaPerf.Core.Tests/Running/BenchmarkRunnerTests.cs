@@ -15,6 +15,10 @@ public class BenchmarkRunnerTests
     private static BenchmarkRunner Runner(params IBenchClientFactory[] factories) =>
         new(new ClientRegistry(factories), ClientConnection.None);
 
+    /// <summary>A runner whose clients stand for clients of a cluster, at an address nothing checks.</summary>
+    private static BenchmarkRunner ClusterRunner(params IBenchClientFactory[] factories) =>
+        new(new ClientRegistry(factories), new ClientConnection("cluster.invalid:9092"));
+
     [Fact]
     public async Task RunAsync_FactoryWarnsAboutSettings_OnceAcrossVariantsAndOnlyWhereItApplies()
     {
@@ -262,12 +266,12 @@ public class BenchmarkRunnerTests
     [Fact]
     public async Task RunAsync_ClusterWarmup_RoundsOfEveryClientInTurnBeforeTheFirstRun_InNoRun()
     {
-        var a = new TestClientFactory(new InMemoryClientOptions { Name = "a" });
-        var b = new TestClientFactory(new InMemoryClientOptions { Name = "b" });
+        var a = new TestClientFactory(new InMemoryClientOptions { Name = "a" }) { RequiresBroker = true };
+        var b = new TestClientFactory(new InMemoryClientOptions { Name = "b" }) { RequiresBroker = true };
         var plan = new BenchmarkPlanBuilder().Clients("a", "b").Scenarios(ScenarioKind.Produce).MessageCounts(100).PayloadSizes(10_000)
             .Repeat(2).ClusterWarmup(TimeSpan.FromMilliseconds(300)).Build();
 
-        var result = await Runner(a, b).RunAsync(plan, cancellationToken: TestRunContext.Current);
+        var result = await ClusterRunner(a, b).RunAsync(plan, cancellationToken: TestRunContext.Current);
 
         Assert.Equal(plan.TotalRuns, result.Runs.Count);
         Assert.All(result.Runs, r => Assert.True(r.Succeeded, r.Error));
@@ -289,11 +293,11 @@ public class BenchmarkRunnerTests
     public async Task RunAsync_ClusterWarmupRoundFails_WarmupStopsWithAWarningAndThePlanGoesOn()
     {
         // Its consumer loses key 42: a consume round fails, a produce run does not.
-        var lossy = new TestClientFactory(new InMemoryClientOptions { Name = "lossy" }, dropKey: 42);
+        var lossy = new TestClientFactory(new InMemoryClientOptions { Name = "lossy" }, dropKey: 42) { RequiresBroker = true };
         var plan = new BenchmarkPlanBuilder().Clients("lossy").Scenarios(ScenarioKind.Produce).MessageCounts(100).PayloadSizes(10)
             .Repeat(1).Warmup(false).ClusterWarmup(TimeSpan.FromSeconds(30)).StallTimeout(TimeSpan.FromMilliseconds(300)).Build();
 
-        var result = await Runner(lossy).RunAsync(plan, cancellationToken: TestRunContext.Current);
+        var result = await ClusterRunner(lossy).RunAsync(plan, cancellationToken: TestRunContext.Current);
 
         var run = Assert.Single(result.Runs);
         Assert.True(run.Succeeded, run.Error);
@@ -314,25 +318,40 @@ public class BenchmarkRunnerTests
     [Fact]
     public async Task RunAsync_RatePlanOnAClusterStartedForIt_WarnsOnceUnlessTheClusterIsWarmedUp()
     {
-        var a = new TestClientFactory(new InMemoryClientOptions { Name = "a" });
-        var started = ClientConnection.None with { Ephemeral = true, BrokerName = "the embedded cluster" };
+        var a = new TestClientFactory(new InMemoryClientOptions { Name = "a" }) { RequiresBroker = true };
+        var started = new ClientConnection("cluster.invalid:9092") { Ephemeral = true, BrokerName = "the embedded cluster" };
         BenchmarkPlan Plan(TimeSpan clusterWarmup) => new BenchmarkPlanBuilder().Clients("a").Scenarios(ScenarioKind.Produce).PayloadSizes(10)
             .Rates(1_000).Duration(TimeSpan.FromMilliseconds(200)).Repeat(1).ClusterWarmup(clusterWarmup).Build();
         const string Cold = "The embedded cluster was started for this plan and has not served any load yet";
 
         var cold = await new BenchmarkRunner(new ClientRegistry([a]), started).RunAsync(Plan(TimeSpan.Zero), cancellationToken: TestRunContext.Current);
         var warm = await new BenchmarkRunner(new ClientRegistry([a]), started).RunAsync(Plan(TimeSpan.FromMilliseconds(100)), cancellationToken: TestRunContext.Current);
-        var existing = await Runner(a).RunAsync(Plan(TimeSpan.Zero), cancellationToken: TestRunContext.Current);
+        var existing = await ClusterRunner(a).RunAsync(Plan(TimeSpan.Zero), cancellationToken: TestRunContext.Current);
         // A runner's second plan (find-rate's next probe) runs on a cluster that served the first.
         var coldRunner = new BenchmarkRunner(new ClientRegistry([a]), started);
         var first = await coldRunner.RunAsync(Plan(TimeSpan.Zero), cancellationToken: TestRunContext.Current);
         var second = await coldRunner.RunAsync(Plan(TimeSpan.Zero), cancellationToken: TestRunContext.Current);
 
-        Assert.Single(cold.Warnings, w => w.StartsWith(Cold, StringComparison.Ordinal) && w.EndsWith("Add --cluster-warmup 60s to warm it up first (90s to 120s for 3 brokers on 2 cores).", StringComparison.Ordinal));
+        Assert.Single(cold.Warnings, w => w.StartsWith(Cold, StringComparison.Ordinal) && w.EndsWith("Give --cluster-warmup a length to warm it up first (the command line's default: 30s for one broker, 90s for several).", StringComparison.Ordinal));
         Assert.DoesNotContain(warm.Warnings, w => w.StartsWith(Cold, StringComparison.Ordinal));
         Assert.NotNull(warm.ClusterWarmup);
         Assert.DoesNotContain(existing.Warnings, w => w.StartsWith(Cold, StringComparison.Ordinal));
         Assert.Single(first.Warnings, w => w.StartsWith(Cold, StringComparison.Ordinal));
         Assert.DoesNotContain(second.Warnings, w => w.StartsWith(Cold, StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public async Task RunAsync_ClusterWarmupWithNoClientOfACluster_NoRoundsAndAWarningSaysSo()
+    {
+        var memory = new TestClientFactory(new InMemoryClientOptions { Name = "memory" });
+        var plan = new BenchmarkPlanBuilder().Clients("memory").Scenarios(ScenarioKind.Produce).MessageCounts(100).PayloadSizes(10)
+            .Repeat(1).Warmup(false).ClusterWarmup(TimeSpan.FromSeconds(30)).Build();
+
+        var result = await Runner(memory).RunAsync(plan, cancellationToken: TestRunContext.Current);
+
+        Assert.True(Assert.Single(result.Runs).Succeeded);
+        Assert.Null(result.ClusterWarmup);
+        Assert.DoesNotContain(memory.Created, t => t.Contains("__cluster-warmup__", StringComparison.Ordinal));
+        Assert.Contains("The cluster warm-up was not run: no client of this plan uses a Kafka cluster.", result.Warnings);
     }
 }

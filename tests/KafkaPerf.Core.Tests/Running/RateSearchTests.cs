@@ -1,5 +1,6 @@
 using KafkaPerf.Clients;
 using KafkaPerf.Clients.InMemory;
+using KafkaPerf.Core.Tests.Clients;
 using KafkaPerf.Core.Tests.Scenarios.Load;
 using KafkaPerf.Measurement;
 using KafkaPerf.Plans;
@@ -87,9 +88,10 @@ public class RateSearchTests
     [Fact]
     public async Task RunAsync_OnAClusterStartedForIt_SaysItsWarningsAndWarmUpAsTheyHappenAndTheColdOneOnce()
     {
-        var a = new InMemoryClientFactory(new InMemoryClientOptions { Name = "a", ReportsDeliveryLatency = true });
-        var started = ClientConnection.None with { Ephemeral = true, BrokerName = "the embedded cluster" };
-        BenchmarkPlan Template(TimeSpan clusterWarmup) => new BenchmarkPlanBuilder().Clients("a").Scenarios(ScenarioKind.Produce).PayloadSizes(100)
+        static TestClientFactory Client(string name) => new(new InMemoryClientOptions { Name = name, ReportsDeliveryLatency = true }) { RequiresBroker = true };
+        var (a, b) = (Client("a"), Client("b"));
+        var started = new ClientConnection("cluster.invalid:9092") { Ephemeral = true, BrokerName = "the embedded cluster" };
+        BenchmarkPlan Template(TimeSpan clusterWarmup) => new BenchmarkPlanBuilder().Clients("a", "b").Scenarios(ScenarioKind.Produce).PayloadSizes(100)
             .Rates(1_000).Duration(TimeSpan.FromMilliseconds(300)).LoadWarmup(TimeSpan.Zero).Repeat(1).ClusterWarmup(clusterWarmup).Build();
         // Loose criteria (what is asserted is not the rates): short probes on a busy machine miss 1 % of their rate.
         var options = new RateSearchOptions { Goals = LatencyGoal.ParseList("p99<1s"), StartRate = 1_000, MaxRate = 4_000, AchievedTolerance = 0.5 };
@@ -97,9 +99,10 @@ public class RateSearchTests
         var coldLog = new StringWriter();
         var warmLog = new StringWriter();
 
-        var cold = await RateFinder.RunAsync(Template(TimeSpan.Zero), options, new BenchmarkRunner(new ClientRegistry([a]), started), started, coldLog,
+        var cold = await RateFinder.RunAsync(Template(TimeSpan.Zero), options, new BenchmarkRunner(new ClientRegistry([a, b]), started), started, coldLog,
             cancellationToken: new CancellationTokenSource(TimeSpan.FromMinutes(1)).Token);
-        var warm = await RateFinder.RunAsync(Template(TimeSpan.FromMilliseconds(100)), options, new BenchmarkRunner(new ClientRegistry([a]), started), started, warmLog,
+        var (warmA, warmB) = (Client("a"), Client("b"));
+        var warm = await RateFinder.RunAsync(Template(TimeSpan.FromMilliseconds(100)), options, new BenchmarkRunner(new ClientRegistry([warmA, warmB]), started), started, warmLog,
             cancellationToken: new CancellationTokenSource(TimeSpan.FromMinutes(1)).Token);
 
         // Several probes (1 000, 2 000 and 4 000 msg/s when all hold; whichever fails, at least a second one follows): the
@@ -109,7 +112,10 @@ public class RateSearchTests
         Assert.Single(coldLog.ToString().Split('\n'), l => l.StartsWith("warning: " + Cold, StringComparison.Ordinal));
         Assert.DoesNotContain(warm.Warnings, w => w.StartsWith(Cold, StringComparison.Ordinal));
         Assert.Contains("kafkaperf: warming the cluster up for 0.1 s before the first probe", warmLog.ToString(), StringComparison.Ordinal);
-        Assert.NotNull(warm.ClusterWarmup);
+        // Warmed up by both clients of the search, before the first probe (of a's).
+        Assert.Matches("produced and consumed by a, b", warm.ClusterWarmup);
+        Assert.True(warmA.Created.First().Contains("__cluster-warmup__", StringComparison.Ordinal), warmA.Created.First());
+        Assert.True(warmB.Created.First().Contains("__cluster-warmup__", StringComparison.Ordinal), warmB.Created.First());
     }
 
     [Fact]
@@ -142,6 +148,25 @@ public class RateSearchTests
         Assert.Equal(search.Probes.Count, log.ToString().Split('\n').Count(l => l.StartsWith("[probe", StringComparison.Ordinal)));
         // Each probe on a topic of its own.
         Assert.Equal(result.Runs.Count, result.Runs.Select(r => r.Topic).Distinct().Count());
+    }
+
+    [Fact]
+    public async Task RunAsync_TwoClientsProbedAtDifferentRates_ThePlanCountsTheRunsThatRan()
+    {
+        // fast holds 1 000, 2 000 and 4 000; slow (4 ms a send: 250 msg/s at most) fails 1 000, then 500, then 250 or
+        // holds it: five rates in all, but three probes each.
+        var fast = new InMemoryClientFactory(new InMemoryClientOptions { Name = "fast", ReportsDeliveryLatency = true });
+        var slow = new InMemoryClientFactory(new InMemoryClientOptions { Name = "slow", SendDelay = TimeSpan.FromMilliseconds(4), ReportsDeliveryLatency = true });
+        var template = new BenchmarkPlanBuilder().Clients("fast", "slow").Scenarios(ScenarioKind.Produce).PayloadSizes(100)
+            .Rates(1_000).Duration(TimeSpan.FromMilliseconds(300)).LoadWarmup(TimeSpan.Zero).Repeat(1).Build();
+        var options = new RateSearchOptions { Goals = LatencyGoal.ParseList("p99<10s"), StartRate = 1_000, MaxRate = 4_000, MaxProbes = 3, AchievedTolerance = 0.5 };
+
+        var result = await RateFinder.RunAsync(template, options, new BenchmarkRunner(new ClientRegistry([fast, slow]), ClientConnection.None),
+            ClientConnection.None, null, cancellationToken: new CancellationTokenSource(TimeSpan.FromMinutes(1)).Token);
+
+        Assert.True(result.Plan.Rates.Count > result.RateSearches!.Max(s => s.Probes.Count), string.Join(", ", result.Plan.Rates));
+        Assert.Equal(result.Runs.Count, result.Plan.TotalRuns);
+        Assert.Equal(result.RateSearches!.Sum(s => s.Probes.Count), result.Plan.TotalRuns);
     }
 
     /// <summary>One run of a model client of <paramref name="capacity"/> msg/s at <paramref name="rate"/>.</summary>

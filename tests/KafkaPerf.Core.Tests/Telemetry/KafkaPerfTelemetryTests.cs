@@ -1,3 +1,4 @@
+using KafkaPerf.Core.Tests.Clients;
 using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.Diagnostics.Metrics;
@@ -120,7 +121,8 @@ public class KafkaPerfTelemetryTests
         meters.Start();
         var plan = new BenchmarkPlanBuilder().Clients(Warming).Scenarios(ScenarioKind.Produce).MessageCounts(100).PayloadSizes(10)
             .Repeat(1).Warmup(false).ClusterWarmup(TimeSpan.FromMilliseconds(200)).Build();
-        var runner = new BenchmarkRunner(new ClientRegistry([new InMemoryClientFactory(new InMemoryClientOptions { Name = Warming })]), ClientConnection.None);
+        var runner = new BenchmarkRunner(new ClientRegistry([new TestClientFactory(new InMemoryClientOptions { Name = Warming }) { RequiresBroker = true }]),
+            new ClientConnection("cluster.invalid:9092"));
 
         var result = await runner.RunAsync(plan, cancellationToken: TestRunContext.Current);
 

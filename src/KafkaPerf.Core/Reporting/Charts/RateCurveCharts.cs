@@ -33,6 +33,15 @@ internal static class RateCurveCharts
             bool millis = values.Max() >= 2_000;
             double scale = millis ? 1_000 : 1;
             lines = [.. lines.Select(l => l with { Points = [.. l.Points.Select(p => p with { Y = p.Y / scale })] })];
+            // Each client's answer, where the search ended: a vertical line at the highest rate that held.
+            double low = values.Min() / scale, high = values.Max() / scale;
+            foreach (var search in cell.Where(s => s.HighestHeld is > 0))
+            {
+                int index = Math.Max(0, clients.ToList().IndexOf(search.Client));
+                double held = search.HighestHeld!.Value;
+                lines.Add(new XYChart.Series(string.Create(CultureInfo.InvariantCulture, $"{search.Client} held {held:N0} msg/s"), index,
+                    [new(held, low), new(held, high)], Markers: false, Whiskers: false, Dash: "1 4"));
+            }
             var (scenario, size, variant) = cell.Key;
             string title = $"{scenario} response time against offered rate, {ChartFormat.Bytes(size)}";
             var svg = new XYChart
@@ -44,7 +53,7 @@ internal static class RateCurveCharts
                 X = Axis.Log(rates.Min(), rates.Max(), ChartFormat.Count),
                 Y = Axis.Log(values.Min() / scale, values.Max() / scale, ChartFormat.Short),
                 Lines = lines,
-                Note = "Solid: p99, dashed: p50 of response time (from when each record was due). The highest sustainable rate is the last probe under every goal whose achieved rate stayed within 1 % of the offered one.",
+                Note = "Solid: p99, dashed: p50 of response time (from when each record was due); dotted, upright: each client's highest rate that held - the last probe under every goal whose achieved rate stayed within 1 % of the offered one.",
             }.Render();
             yield return new ReportChart($"rate-curve-{scenario.ToString().ToLowerInvariant()}-{size.ToString(CultureInfo.InvariantCulture)}b{(variant == "defaults" ? string.Empty : "-" + ChartFormat.Slug(variant))}",
                 ChartKind.RateCurve, title, svg);
