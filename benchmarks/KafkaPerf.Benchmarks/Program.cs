@@ -11,7 +11,10 @@ public static class Program
     /// <summary>
     /// <c>rss N</c> runs one N-message roundtrip with the in-memory client and prints the process's peak RSS,
     /// to show that memory does not grow with the message count; <c>confluent-paths [ROUNDS] [MESSAGES]</c> compares
-    /// the confluent adapter with plain Confluent.Kafka code on an embedded broker; anything else goes to BenchmarkDotNet.
+    /// the confluent adapter with plain Confluent.Kafka code on an embedded broker; <c>plugin-load PATH...</c> and
+    /// <c>version-memory one|same2|two BOOTSTRAP [VERSION_FOLDER]</c> measure what a plugin adds to start-up and a second
+    /// Confluent.Kafka version to memory, one JSON line per process (<see cref="PluginCosts"/>); anything else goes to
+    /// BenchmarkDotNet.
     /// </summary>
     public static int Main(string[] args)
     {
@@ -21,6 +24,10 @@ public static class Program
             int messages = args.Length > 2 ? int.Parse(args[2], CultureInfo.InvariantCulture) : 1_000_000;
             return ConfluentPaths.RunAsync(rounds, messages).GetAwaiter().GetResult();
         }
+        if (args is ["plugin-load", _, ..])
+            return PluginCosts.Load(args[1..]);
+        if (args is ["version-memory", var setup, var bootstrap, ..])
+            return PluginCosts.MemoryAsync(setup, bootstrap, args.Length > 3 ? args[3] : null).GetAwaiter().GetResult();
         if (args is ["calibrate-inmemory", ..])
         {
             return Calibration.RunInMemory(
