@@ -151,7 +151,7 @@ internal sealed class RunCommand(ClientCatalog catalog, EmbeddedKafkaBrokerOptio
         int brokers = source.KnownBrokers ?? 1;
         var warmup = ClusterWarmupDefaults.For(brokers);
         log?.WriteLine(string.Create(CultureInfo.InvariantCulture,
-            $"kafkaperf: the {(brokers == 1 ? "broker" : "cluster")} this plan starts is warmed up first, for {warmup.TotalSeconds:0} s ({(brokers == 1 ? "one broker" : $"{brokers} brokers")}: docs/BENCHMARKS.md, \"A just-started cluster\"); --cluster-warmup 0s for none, or another length."));
+            $"kafkaperf: the {(brokers == 1 ? "broker" : "cluster")} this plan starts is warmed up first, for {warmup.TotalSeconds:0} s ({(brokers == 1 ? "one broker" : $"{brokers} brokers")}: docs/BENCHMARKS.md, \"{(brokers == 1 ? "One just-started broker" : "A just-started cluster")}\"); --cluster-warmup 0s for none, or another length."));
         return plan with { ClusterWarmup = warmup };
     }
 
