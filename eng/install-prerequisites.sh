@@ -52,7 +52,9 @@ if [ "$want_docker" = 1 ]; then
     if [ "$(id -u)" -eq 0 ] || sudo -n true 2>/dev/null; then
       sudo=""; if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
       echo "install-prerequisites: starting the Docker engine (dockerd; its log: /var/log/kafkaperf-dockerd.log)" >&2
-      $sudo sh -c 'nohup dockerd >/var/log/kafkaperf-dockerd.log 2>&1 &'
+      # In a session of its own: a Ctrl+C in this terminal (the tests' command after this one) must not reach the engine,
+      # which outlives this script and may serve other work.
+      $sudo setsid -f sh -c 'exec dockerd >/var/log/kafkaperf-dockerd.log 2>&1 </dev/null'
       for _ in $(seq 1 60); do docker info >/dev/null 2>&1 && break; sleep 0.5; done
     fi
   fi

@@ -40,11 +40,19 @@ public sealed class ConsumeScenario : IScenario
         using var sink = new VerifyingRecordSink(clock, new KeyVerifier(expected), context.Payload, context.CheckPayload);
         using var consumer = context.Client.CreateConsumer(context.ConsumerSpec(watch.Token));
         bool completed;
-        var counters = ClientCounters.Start(context);
+        ClientCounters counters;
+        IReadOnlyDictionary<string, double>? perMessage = null;
+        RunResources? resources = null;
         consumer.StartPolling(sink);
         try
         {
-            completed = ProgressWait.Until(sink.Completed, () => sink.Received, context.StallTimeout, cancellationToken);
+            // The resources count what the elapsed time counts, from the partition's assignment to the last record: a
+            // group join before it (seconds, for some clients) or the consumer's close after it is no part of the
+            // consume. (Read as this thread wakes on the assignment, a fraction of a millisecond after it.)
+            bool assigned = ProgressWait.Until(sink.Assigned, static () => 0, context.StallTimeout, cancellationToken);
+            counters = ClientCounters.Start(context);
+            completed = assigned && ProgressWait.Until(sink.Completed, () => sink.Received, context.StallTimeout, cancellationToken);
+            if (completed) (perMessage, resources) = counters.Stop(expected);
             // A consumer that stalled leaves without waiting for a broker that may be gone.
             if (!completed || sink.Error is not null) watch.GiveUp("consuming");
         }
@@ -52,7 +60,7 @@ public sealed class ConsumeScenario : IScenario
         {
             consumer.StopPolling();
         }
-        var (perMessage, resources) = counters.Stop(expected);
+        if (resources is null) (perMessage, resources) = counters.Stop(expected);
 
         var verifier = sink.Verifier;
         string? error = sink.Error is { } consumerError

@@ -32,6 +32,9 @@ internal sealed class TestClientFactory(InMemoryClientOptions options, long drop
 
     public string Description => "test";
 
+    /// <summary>CPU a consumer burns as it starts, before its partition is assigned (a group join's work).</summary>
+    public TimeSpan JoinCpu { get; init; }
+
     /// <summary>Whether it stands for a client of a Kafka cluster (the cluster warm-up runs only those).</summary>
     public bool RequiresBroker { get; init; }
 
@@ -75,7 +78,7 @@ internal sealed class TestClientFactory(InMemoryClientOptions options, long drop
             return new ClockedProducer(producer, clock, cost);
         }
 
-        public IBenchConsumer CreateConsumer(ConsumerSpec spec) => new FaultyConsumer(inner.CreateConsumer(spec), dropKey, duplicateKey);
+        public IBenchConsumer CreateConsumer(ConsumerSpec spec) => new FaultyConsumer(inner.CreateConsumer(spec), dropKey, duplicateKey, owner.JoinCpu);
 
         public async ValueTask CreateTopicAsync(TopicSpec topic, CancellationToken cancellationToken)
         {
@@ -154,13 +157,19 @@ internal sealed class TestClientFactory(InMemoryClientOptions options, long drop
         }
     }
 
-    private sealed class FaultyConsumer(IBenchConsumer inner, long dropKey, long duplicateKey) : IBenchConsumer
+    private sealed class FaultyConsumer(IBenchConsumer inner, long dropKey, long duplicateKey, TimeSpan joinCpu) : IBenchConsumer
     {
         public IReadOnlyDictionary<string, string> EffectiveConfig => inner.EffectiveConfig;
 
         public bool PrefetchEnabled => inner.PrefetchEnabled;
 
-        public void StartPolling(IRecordSink sink) => inner.StartPolling(new FaultySink(sink, dropKey, duplicateKey));
+        public void StartPolling(IRecordSink sink)
+        {
+            // On this thread, before the inner consumer starts and is assigned its partition.
+            var until = System.Diagnostics.Stopwatch.GetTimestamp() + (long)(joinCpu.TotalSeconds * System.Diagnostics.Stopwatch.Frequency);
+            while (System.Diagnostics.Stopwatch.GetTimestamp() < until) Thread.SpinWait(100);
+            inner.StartPolling(new FaultySink(sink, dropKey, duplicateKey));
+        }
 
         public void StopPolling() => inner.StopPolling();
 
