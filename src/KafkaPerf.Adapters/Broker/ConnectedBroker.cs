@@ -98,8 +98,8 @@ public sealed class ConnectedBroker : IBrokerLease
                 var jars = KafkaJars.Locate(embedded.Options.KafkaHome);
                 int count = embedded.Options.Brokers;
                 log?.WriteLine(count == 1
-                    ? $"kafkaperf: starting the embedded Kafka {jars.KafkaVersion} broker (jars from {jars.Origin})"
-                    : $"kafkaperf: starting an embedded Kafka {jars.KafkaVersion} cluster of {count} brokers (jars from {jars.Origin})");
+                    ? $"kafkaperf: starting the embedded Kafka {jars.KafkaVersion} broker; jars from {jars.Origin}"
+                    : $"kafkaperf: starting an embedded Kafka {jars.KafkaVersion} cluster of {count} brokers; jars from {jars.Origin}");
                 var broker = await EmbeddedKafkaBroker.StartAsync(embedded.Options, cancellationToken).ConfigureAwait(false);
                 log?.WriteLine($"kafkaperf: {(count == 1 ? "broker" : "cluster")} ready at {broker.BootstrapServers} in {broker.StartupTime.TotalSeconds:0.0} s");
                 // A node lost while the cluster goes on is said, not fatal: the plan's runs show what it cost.

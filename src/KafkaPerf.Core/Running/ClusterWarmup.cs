@@ -60,7 +60,7 @@ internal static class ClusterWarmup
         undeleted.Clear();
         double seconds = Stopwatch.GetElapsedTime(started).TotalSeconds;
         string done = string.Create(CultureInfo.InvariantCulture,
-            $"{rounds} round(s) of {records:N0} × {first.PayloadBytes:N0} B produced and consumed by {string.Join(", ", names.Take(rounds))} in turn, {seconds:0.0} s");
+            $"{rounds} round(s) of {records:N0} × {first.PayloadBytes:N0} B produced and consumed by {string.Join(", ", names.Take(rounds))}{(names.Count > 1 && rounds > 1 ? " in turn" : string.Empty)}, {seconds:0.0} s");
         if (failure is not null)
         {
             RunWarnings.Warn(warnings, progress, [$"The cluster warm-up stopped early: {failure}; the plan goes on."]);

@@ -99,7 +99,7 @@ public static class RateFinder
             if (log is null) return;
             string latency = probe.ResponseTime is { } r ? string.Create(CultureInfo.InvariantCulture, $"response p99 {r.P99Micros / 1000:0.###} ms") : "no response time";
             log.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                $"[probe {probeNumber,3}] {target.Scenario.ToString().ToLowerInvariant(),-9} {target.PayloadBytes,7} B  {target.Client,-12} {probe.OfferedRate,12:N0} msg/s  {(probe.Held ? "held" : "failed")}: {latency}{(probe.Held ? string.Empty : $" ({probe.Reason})")}"));
+                $"[probe {probeNumber,3}] {target.Scenario.ToString().ToLowerInvariant(),-9} {target.PayloadBytes,7} B  {target.Client,-12} {probe.OfferedRate,12:N0} msg/s  {(probe.Held ? "held" : "failed")}: {(probe.Held || probe.Reason is null || !probe.Reason.StartsWith('p') ? latency : string.Empty)}{(probe.Held ? string.Empty : probe.Reason is { } reason && reason.StartsWith('p') ? reason : $" ({probe.Reason})")}"));
         }
 
         log?.WriteLine($"kafkaperf: searching the highest rate that holds {string.Join(", ", options.Goals)} for {targets.Count} client(s) and cell(s), {duration.TotalSeconds:0.###} s per probe after a {template.LoadWarmup.TotalSeconds:0.###} s warm-up");

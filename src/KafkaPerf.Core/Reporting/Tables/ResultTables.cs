@@ -93,7 +93,7 @@ public static class ResultTables
             $"Started {result.StartedAtUtc.ToString("u", CultureInfo.InvariantCulture)}, finished {result.FinishedAtUtc.ToString("u", CultureInfo.InvariantCulture)}; KafkaPerf {env.ToolVersion}",
             $"{env.Runtime}{(env.GarbageCollector is null ? string.Empty : $" ({env.GarbageCollector} GC)")} on {env.Os} ({env.Architecture}), {env.ProcessorCount} CPUs ({env.ProcessorName}), machine {env.MachineName}",
             $"Broker: {env.BootstrapServers ?? "none"}{(brokerFacts.Count == 0 ? string.Empty : $" ({string.Join(", ", brokerFacts)})")}",
-            $"Plan: {plan.Repeat} measured runs per client and cell{warmup}, "
+            $"Plan: {plan.Repeat} measured run{(plan.Repeat == 1 ? string.Empty : "s")} per client and cell{warmup}, "
                 + $"{plan.Order.ToString().ToLowerInvariant()} order, seed {F(plan.Seed)}, {plan.Payload.ToString().ToLowerInvariant()} payload, "
                 + $"{PartitionsText(plan)}, replication {F(plan.ReplicationFactorFor(env.Brokers))}"
                 + $"{(plan.MinInSyncReplicas is { } minIsr ? $" (min.insync.replicas {F(minIsr)})" : string.Empty)}, tolerance ±{F(plan.Tolerance * 100, "0.#")} %",
