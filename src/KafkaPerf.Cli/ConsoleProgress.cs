@@ -14,12 +14,16 @@ internal sealed class ConsoleProgress(TextWriter writer) : IBenchmarkProgress
     private bool _showVariant;
     private long _started;
     private int _clientWidth = 12;
+    private readonly ClusterWarmupLines _warmupLines = new(writer);
+    private BenchmarkPlan? _plan;
 
     public void OnPlanStarted(BenchmarkPlan plan)
     {
         _showVariant = plan.SettingsVariants.Count > 1;
         _clientWidth = Math.Max(12, plan.Clients.Max(c => c.Length));
         _started = 0;
+        _plan = plan;
+        _warmupLines.Reset();
         var references = plan.References.Count == 0 ? string.Empty
             : $"; references {string.Join(", ", plan.References)} in produce and consume cells, without warm-up";
         writer.WriteLine($"kafkaperf: {Count(plan.TotalRuns, "run")} ({Count(plan.Clients.Count - plan.References.Count, "client")} × {Count(plan.Cells().Count(), "cell")} × "
@@ -58,6 +62,12 @@ internal sealed class ConsoleProgress(TextWriter writer) : IBenchmarkProgress
     private static string Count(int n, string noun) => n.ToString("N0", CultureInfo.InvariantCulture) + " " + (n == 1 ? noun : noun + "s");
 
     public void OnWarning(string message) => writer.WriteLine($"warning: {message}");
+
+    /// <summary>A line every 10 s or so of a cluster warm-up, so that 30-90 s of it are not silent.</summary>
+    public void OnClusterWarmupRound(int round, string client, TimeSpan elapsed, TimeSpan length)
+    {
+        if (_plan is not null) _warmupLines.OnRound(_plan, round, client, elapsed);
+    }
 
     /// <summary>Whether any client runs a warm-up run (bursts do; a rate warms up inside each run instead).</summary>
     private static bool WarmupRuns(BenchmarkPlan plan) =>

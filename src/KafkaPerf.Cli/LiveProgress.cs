@@ -87,6 +87,9 @@ internal sealed class LiveProgress : IBenchmarkProgress
 
     public void OnWarning(string message) => _lines.OnWarning(message);
 
+    public void OnClusterWarmupRound(int round, string client, TimeSpan elapsed, TimeSpan length) =>
+        _lines.OnClusterWarmupRound(round, client, elapsed, length);
+
     private sealed class ActiveOrStandardError : TextWriter
     {
         public override System.Text.Encoding Encoding => System.Text.Encoding.UTF8;

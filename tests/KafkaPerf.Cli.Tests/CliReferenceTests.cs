@@ -56,6 +56,18 @@ public partial class CliReferenceTests
         Assert.True(problems.Count == 0, string.Join("\n", problems));
     }
 
+    [Fact]
+    public void Readme_SaysHowToInstallTheToolBeforeItsFirstCommand()
+    {
+        // A newcomer reads from the top: the first 'dotnet kafkaperf' line must not come before the install (the README
+        // said how to install the global tool only near its end, once).
+        var lines = File.ReadAllLines(Path.Combine(Root, "README.md"));
+        int install = Array.FindIndex(lines, l => l.Contains("dotnet tool install", StringComparison.Ordinal));
+        int first = Array.FindIndex(lines, l => l.Contains("dotnet kafkaperf ", StringComparison.Ordinal));
+        Assert.True(install >= 0, "the README does not say how to install the tool");
+        Assert.True(first > install, $"line {first + 1} uses dotnet kafkaperf before line {install + 1} installs it");
+    }
+
     [GeneratedRegex(@"dotnet kafkaperf ([a-z-]+)")]
     private static partial Regex Command();
 

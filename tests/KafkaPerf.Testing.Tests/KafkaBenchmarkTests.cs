@@ -70,10 +70,13 @@ public class KafkaBenchmarkTests
             .ProduceAtRate(recordsPerSecond: 2_000, duration: TimeSpan.FromSeconds(2), payloadBytes: 100)
             .Producers(2)
             .Repeat(2)
-            .Plan(p => p.LoadWarmup(TimeSpan.FromMilliseconds(500)))
+            // A new broker's first rate runs measure it warming up (CI once saw p99 2.04 s and 3.4 s cold): a short warm-up,
+            // as the docs advise, so that what is asserted is the API.
+            .Plan(p => p.LoadWarmup(TimeSpan.FromMilliseconds(500)).ClusterWarmup(TimeSpan.FromSeconds(5)))
             .RunAsync(TestContext.Current.CancellationToken);
 
         Assert.Equal(2, result.Runs.Count);
+        Assert.NotNull(result.ClusterWarmup);
         PerformanceAssert.NoLossOrDuplicates(result);
         PerformanceAssert.AchievedRateAtLeast(result, 0.95, "confluent"); // not 0.99: a 20 ms stall of a busy machine is 1 % of 2 s
         PerformanceAssert.ResponseTimeAtMost(result, 99, TimeSpan.FromSeconds(2), "confluent", ScenarioKind.Produce);

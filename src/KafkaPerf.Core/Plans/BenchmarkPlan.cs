@@ -47,6 +47,14 @@ public sealed record BenchmarkPlan
     public string ClusterWarmupNotice(string when) => string.Create(System.Globalization.CultureInfo.InvariantCulture,
         $"kafkaperf: warming the cluster up for {ClusterWarmup.TotalSeconds:0.###} s {when} (--cluster-warmup: produce and consume rounds on topics of their own, in no figure)");
 
+    /// <summary>The line said now and then while the cluster warm-up runs (a long one is otherwise silent).</summary>
+    /// <param name="round">The round that ended.</param>
+    /// <param name="client">Its client.</param>
+    /// <param name="elapsed">The warm-up's time so far.</param>
+    /// <returns>The line.</returns>
+    public string ClusterWarmupProgress(int round, string client, TimeSpan elapsed) => string.Create(System.Globalization.CultureInfo.InvariantCulture,
+        $"kafkaperf: cluster warm-up: {Math.Min(elapsed.TotalSeconds, ClusterWarmup.TotalSeconds):0} s of {ClusterWarmup.TotalSeconds:0.###} s, round {round} ({client}) done");
+
     /// <summary>The length of one interval of a load run's time series.</summary>
     public TimeSpan Interval { get; init; } = KafkaPerf.Scenarios.Load.RateLoad.DefaultInterval;
 

@@ -48,6 +48,7 @@ internal static class ClusterWarmup
                 warnings, progress, broker, undeleted, null, runToken, cancellationToken);
             // Its traffic reached the cluster: it counts on the telemetry's counters, as a warm-up run's does.
             KafkaPerfTelemetry.RunCompleted(null, record);
+            progress.OnClusterWarmupRound(rounds, name, Stopwatch.GetElapsedTime(started), plan.ClusterWarmup);
             if (!record.Succeeded)
             {
                 failure = $"{name}'s round {rounds} failed ({record.Error})";

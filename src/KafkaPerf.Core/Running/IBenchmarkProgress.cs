@@ -23,4 +23,13 @@ public interface IBenchmarkProgress
     /// <summary>Something the user should read (a warning, a skipped step).</summary>
     /// <param name="message">One line.</param>
     void OnWarning(string message);
+
+    /// <summary>A round of the cluster warm-up (<see cref="BenchmarkPlan.ClusterWarmup"/>) ended; no round is a run.</summary>
+    /// <param name="round">The round, from 1.</param>
+    /// <param name="client">The client that ran it.</param>
+    /// <param name="elapsed">The warm-up's time so far.</param>
+    /// <param name="length">The warm-up's length.</param>
+    void OnClusterWarmupRound(int round, string client, TimeSpan elapsed, TimeSpan length)
+    {
+    }
 }

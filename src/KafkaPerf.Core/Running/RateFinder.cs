@@ -117,7 +117,7 @@ public static class RateFinder
                 Repeat = 0,
                 Rates = [targets.Count > 0 ? Math.Clamp(options.StartRate, options.MinRate, options.MaxRate) : template.Rates[0]],
                 TopicPrefix = template.TopicPrefix + "-probe0",
-            }, NullProgress.Instance, abort.Token).ConfigureAwait(false);
+            }, log is null ? NullProgress.Instance : new WarmupProgress(new ClusterWarmupLines(log), template), abort.Token).ConfigureAwait(false);
             clusterWarmup = warmup.ClusterWarmup;
             foreach (var warning in warmup.Warnings.Where(w => !warnings.Contains(w)).ToList())
             {
@@ -158,5 +158,27 @@ public static class RateFinder
                 ClusterWarmup = clusterWarmup,
             };
         }
+    }
+
+    /// <summary>What the search says while it warms the cluster up: its progress lines, nothing else.</summary>
+    private sealed class WarmupProgress(ClusterWarmupLines lines, BenchmarkPlan template) : IBenchmarkProgress
+    {
+        public void OnPlanStarted(BenchmarkPlan plan)
+        {
+        }
+
+        public void OnRunStarting(RunDescriptor run)
+        {
+        }
+
+        public void OnRunCompleted(RunDescriptor run, RunRecord record)
+        {
+        }
+
+        public void OnWarning(string message)
+        {
+        }
+
+        public void OnClusterWarmupRound(int round, string client, TimeSpan elapsed, TimeSpan length) => lines.OnRound(template, round, client, elapsed);
     }
 }
