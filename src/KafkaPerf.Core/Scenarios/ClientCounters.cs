@@ -14,9 +14,9 @@ internal sealed class ClientCounters
 {
     private readonly ScenarioContext _context;
     private readonly RuntimeReading? _runtime;
-    private readonly TimeSpan? _brokerCpu;
     private readonly IReadOnlyList<KeyValuePair<string, long>> _counters;
-    private readonly ProcessResources _process;
+    private TimeSpan? _brokerCpu;
+    private ProcessResources _process;
 
     private ClientCounters(ScenarioContext context)
     {
@@ -29,6 +29,15 @@ internal sealed class ClientCounters
 
     /// <summary>Reads everything at the start of a timed section (call it right before the clock starts).</summary>
     public static ClientCounters Start(ScenarioContext context) => new(context);
+
+    /// <summary>Reads again what is cheap to read (this process's CPU, collections and allocations, the broker's CPU:
+    /// no call into a JVM or a client) where the timed section really starts, when that is after <see cref="Start"/> and
+    /// the reading happens while records are already being timed (a consume's partition assignment).</summary>
+    public void Rebase()
+    {
+        _brokerCpu = _context.Broker?.ReadCpuTime();
+        _process = ProcessResources.Now();
+    }
 
     /// <summary>Reads everything at the end of the timed section (call it right after the clock stops).</summary>
     /// <param name="messages">Messages of the run, for the figures per message.</param>
