@@ -40,6 +40,9 @@ public sealed class ContainerWorkerTests : IDisposable
         Assert.Equal(0, Docker(TimeSpan.FromSeconds(30), "network", "create", Network).Exit);
         Assert.Equal(0, Docker(TimeSpan.FromSeconds(60), "run", "-d", "--network", Network, "--name", $"kafka-{_id}", "--network-alias", "kafka",
             "-e", "KAFKA_ADVERTISED_LISTENERS=PLAINTEXT://kafka:9092", "-e", "KAFKA_HEAP_OPTS=-Xmx512m", TestDocker.Image).Exit);
+        // The coordinator checks its cluster for 30 s, as a user's run does; a CI machine busy with other tests took
+        // longer than that to start the broker's JVM, so the test starts the coordinator once the broker says it serves.
+        Assert.True(await BrokerStarted(TimeSpan.FromMinutes(3)), "the broker container did not start within 3 min" + Logs("kafka"));
         foreach (var worker in new[] { "w1", "w2" })
         {
             // Configured from the environment only, as in a Kubernetes Job; named after nothing: host/pid, the host the container's own.
@@ -66,6 +69,17 @@ public sealed class ContainerWorkerTests : IDisposable
             Assert.Equal(2, parts.Select(p => p.GetProperty("host").GetString()).Distinct().Count());
             Assert.Equal(run.GetProperty("sent").GetInt64(), parts.Sum(p => p.GetProperty("sent").GetInt64()));
         }
+    }
+
+    private async Task<bool> BrokerStarted(TimeSpan within)
+    {
+        var deadline = DateTime.UtcNow + within;
+        while (DateTime.UtcNow < deadline)
+        {
+            if (Docker(TimeSpan.FromSeconds(30), "logs", $"kafka-{_id}").Output.Contains("Kafka Server started", StringComparison.Ordinal)) return true;
+            await Task.Delay(TimeSpan.FromSeconds(1));
+        }
+        return false;
     }
 
     private string Logs(string name) => "\n--- " + name + ":\n" + Docker(TimeSpan.FromSeconds(30), "logs", $"{name}-{_id}").Output;
