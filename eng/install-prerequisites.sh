@@ -29,6 +29,8 @@ if [ -z "${KAFKAPERF_KAFKA_HOME:-}" ] && ! command -v mvn >/dev/null 2>&1; then 
 command -v kcat >/dev/null 2>&1 || need+=(kcat)
 want_docker=$tests
 if [ "$tests" = 1 ]; then command -v chromium >/dev/null 2>&1 || need+=(chromium); fi
+# The results store's tests start a PostgreSQL server of their own (initdb, pg_ctl), as others start a broker.
+if [ "$tests" = 1 ] && ! compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null && ! command -v initdb >/dev/null 2>&1; then need+=(postgresql); fi
 if [ "${KAFKAPERF_NO_DOCKER:-}" = "1" ] || [ "$(uname -s)" != "Linux" ]; then want_docker=0; fi
 if [ "$want_docker" = 1 ] && ! command -v dockerd >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then need+=(docker.io); fi
 

@@ -4,11 +4,13 @@ using KafkaPerf.Adapters.Confluent;
 using KafkaPerf.Adapters.Java;
 using KafkaPerf.Adapters.Plugins;
 using KafkaPerf.Adapters.References;
+using KafkaPerf.Adapters.Store;
 using KafkaPerf.Clients;
 using KafkaPerf.Clients.InMemory;
 using KafkaPerf.Payloads;
 using KafkaPerf.Plans;
 using KafkaPerf.Reporting;
+using KafkaPerf.Reporting.Exporters;
 using KafkaPerf.Running;
 using KafkaPerf.Scenarios;
 
@@ -63,6 +65,7 @@ public sealed class KafkaBenchmarkBuilder
     private readonly Dictionary<string, IBenchClientFactory> _factories = new(StringComparer.OrdinalIgnoreCase);
     private readonly List<PluginClient> _plugins = [];
     private IBenchmarkProgress? _progress;
+    private (string Spec, string? Label)? _store;
 
     internal KafkaBenchmarkBuilder(BrokerSource source)
     {
@@ -197,6 +200,18 @@ public sealed class KafkaBenchmarkBuilder
         return this;
     }
 
+    /// <summary>Keeps the result in a results store as well (as <c>--store</c> does): a SQLite file, <c>postgres</c> (the
+    /// connection string in <c>KAFKAPERF_STORE_POSTGRES</c>) or <c>postgres:FILE</c>. The store is opened (created,
+    /// migrated) before anything starts; the commit and branch of the current folder's repository are kept beside it.</summary>
+    /// <param name="store">The store.</param>
+    /// <param name="label">A label kept with the result (a branch, a setting under test).</param>
+    public KafkaBenchmarkBuilder Store(string store, string? label = null)
+    {
+        ArgumentException.ThrowIfNullOrWhiteSpace(store);
+        _store = (store, label);
+        return this;
+    }
+
     /// <summary>Any other option of the plan: sweeps (<c>Acks</c>, <c>LingerMs</c>, …), topics, order, tolerance, stall timeout.</summary>
     public KafkaBenchmarkBuilder Plan(Action<BenchmarkPlanBuilder> configure)
     {
@@ -214,7 +229,24 @@ public sealed class KafkaBenchmarkBuilder
     /// image cannot be had (a container), or the cluster does not answer.</exception>
     /// <exception cref="BrokerStartException">The embedded broker or the container did not start.</exception>
     /// <exception cref="PluginException">A client version cannot be restored or loaded.</exception>
+    /// <exception cref="ResultStoreException">The store given with <see cref="Store"/> cannot be opened or written (its result is lost to the store only).</exception>
     public async Task<BenchmarkResult> RunAsync(CancellationToken cancellationToken = default)
+    {
+        ResultStore? store = null;
+        StoreMetadata? metadata = null;
+        if (_store is { } wanted)
+        {
+            store = await ResultStore.OpenAsync(StoreLocation.Parse(wanted.Spec), cancellationToken: cancellationToken).ConfigureAwait(false);
+            var (commit, branch) = GitInfo.Read(Environment.CurrentDirectory);
+            metadata = new StoreMetadata(wanted.Label, commit, branch);
+        }
+        var result = await RunPlanAsync(cancellationToken).ConfigureAwait(false);
+        if (store is not null && !result.Cancelled && result.AbortReason is null)
+            await store.AppendAsync(ResultJson.Write(result), metadata!, CancellationToken.None).ConfigureAwait(false);
+        return result;
+    }
+
+    private async Task<BenchmarkResult> RunPlanAsync(CancellationToken cancellationToken)
     {
         if (_scenarios.Count > 0)
         {

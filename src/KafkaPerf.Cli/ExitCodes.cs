@@ -17,6 +17,13 @@ internal static class ExitCodes
     /// timeout. The runs finished before were saved; the remaining runs were not attempted.</summary>
     public const int BrokerFailed = 3;
 
+    /// <summary><c>compare</c>'s gate: a cell of the candidate is slower beyond the allowed percentage.</summary>
+    public const int Slower = 4;
+
+    /// <summary>The plan ran and its files were written, but the results store (<c>--store</c>) did not take the result;
+    /// <c>history import</c> adds the files later.</summary>
+    public const int StoreFailed = 5;
+
     /// <summary>Cancelled with Ctrl+C (SIGINT); results gathered so far were saved. SIGTERM ends with 143.</summary>
     public const int Cancelled = 130;
 }

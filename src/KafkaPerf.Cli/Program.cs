@@ -61,6 +61,7 @@ internal static class Program
         services.GetRequiredService<BrokerCommand>().Build(),
         services.GetRequiredService<WorkerCommand>().Build(),
         CompareCommand.Build(),
+        HistoryCommand.Build(),
     };
 
     /// <summary>The tool itself, for callers that started the process themselves (the tests).</summary>

@@ -1,7 +1,9 @@
 using System.Globalization;
 using System.Text;
 using KafkaPerf.Measurement;
+using KafkaPerf.Adapters.Store;
 using KafkaPerf.Reporting;
+using KafkaPerf.Reporting.History;
 using KafkaPerf.Scenarios;
 using KafkaPerf.Statistics;
 
@@ -86,6 +88,33 @@ public static class PerformanceAssert
         }
         if (failures.Count > 0)
             throw new PerformanceAssertionException(string.Join(Environment.NewLine, failures) + Environment.NewLine + Environment.NewLine + Table(rows));
+    }
+
+    /// <summary>
+    /// No cell of <paramref name="result"/> is slower than its history in a results store by more than
+    /// <paramref name="percent"/> % with 95 % confidence: each cell against the last <paramref name="last"/> comparable
+    /// stored results (same cell, same environment class; each counts once, by its median), as
+    /// <c>dotnet kafkaperf compare --against-history</c> judges. A cell with fewer than 3 such results is not judged
+    /// (a new plan builds its history first); store the result afterwards (<c>KafkaBenchmark…Store(…)</c>) to grow it.
+    /// </summary>
+    /// <param name="result">The new result.</param>
+    /// <param name="store">The store: a SQLite file, <c>postgres</c> or <c>postgres:FILE</c>.</param>
+    /// <param name="percent">The allowed slowdown, e.g. 10.</param>
+    /// <param name="last">How many past results per cell.</param>
+    /// <param name="label">Only past results stored with this label, when given.</param>
+    /// <returns>The judgements, for a test that wants to say more.</returns>
+    public static async Task<IReadOnlyList<HistoryJudgement>> NotSlowerThanHistoryAsync(BenchmarkResult result, string store, double percent, int last = 10, string? label = null)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        var opened = await ResultStore.OpenAsync(StoreLocation.Parse(store)).ConfigureAwait(false);
+        var judgements = await HistoryGateQuery.JudgeAsync(opened, result, new HistoryScope(last, Label: label)).ConfigureAwait(false);
+        var slower = judgements.Where(j => j.IsSlowerBeyond(percent)).ToList();
+        if (slower.Count > 0)
+        {
+            throw new PerformanceAssertionException(string.Join(Environment.NewLine, slower.Select(j => string.Create(CultureInfo.InvariantCulture,
+                $"{j.Cell.Describe()}: slower than its last {j.HistoryResults} stored results by {(j.Ratio - 1) * 100:0.0} % in {j.Cell.Metric} (95 % interval {(j.Low - 1) * 100:0.0} to {(j.High - 1) * 100:0.0} %), beyond the {percent:0.#} % allowed"))));
+        }
+        return judgements;
     }
 
     private static void Check(BenchmarkResult result, string? client, ScenarioKind? scenario, Func<CellResult, bool> passes, string expectation, bool requireLatency = false)

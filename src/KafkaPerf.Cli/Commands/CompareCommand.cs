@@ -1,5 +1,6 @@
 using System.CommandLine;
 using System.Globalization;
+using KafkaPerf.Adapters.Store;
 using KafkaPerf.Reporting;
 using KafkaPerf.Reporting.Exporters;
 
@@ -10,10 +11,22 @@ namespace KafkaPerf.Cli.Commands;
 internal static class CompareCommand
 {
     /// <summary>The exit code when the gate finds a cell slower beyond the allowed percentage.</summary>
-    public const int Slower = 4;
+    public const int Slower = ExitCodes.Slower;
 
-    private static readonly Argument<string> Baseline = new("baseline") { Description = "The reference result file (.json written by run)." };
-    private static readonly Argument<string> Candidate = new("candidate") { Description = "The result file to judge (.json)." };
+    private static readonly Argument<string[]> Files = new("files")
+    {
+        Description = "BASELINE.json CANDIDATE.json (result files written by run); with --against-history, CANDIDATE.json alone.",
+        Arity = new ArgumentArity(1, 2),
+    };
+
+    private static readonly Option<int?> AgainstHistory = new("--against-history")
+    {
+        Description = "Judge the candidate against the last N comparable results in the store (--store): same cell, same environment class; each past result counts once, by its median. A cell with fewer than 3 such results is not judged.",
+    };
+
+    private static readonly Option<bool> AnyEnvironment = new("--any-environment") { Description = "With --against-history: results of every environment class are comparable, not only the candidate's." };
+    private static readonly Option<string?> HistoryLabel = new("--history-label") { Description = "With --against-history: only past results stored with this label (e.g. main)." };
+    private static readonly Option<string?> HistoryBranch = new("--history-branch") { Description = "With --against-history: only past results of this branch." };
     private static readonly Option<double?> FailIfSlower = new("--fail-if-slower")
     {
         Description = "Exit with code 4 when a cell of the candidate is slower than the baseline by more than this percentage, with 95 % confidence (elapsed time for bursts, p99 response time at a rate).",
@@ -21,24 +34,32 @@ internal static class CompareCommand
 
     public static Command Build()
     {
-        var command = new Command("compare", "Compare two saved results cell by cell; with --fail-if-slower, fail when the candidate got slower.")
+        var command = new Command("compare", "Compare two saved results cell by cell, or one against its history in a store; with --fail-if-slower, fail when the candidate got slower.")
         {
-            Baseline, Candidate, FailIfSlower,
+            Files, FailIfSlower, AgainstHistory, AnyEnvironment, HistoryLabel, HistoryBranch,
         };
-        command.SetAction(Execute);
+        foreach (var option in StoreOptions.ForRead) command.Options.Add(option);
+        command.SetAction((parse, ct) => ExecuteAsync(parse, ct));
         return command;
     }
 
-    private static int Execute(ParseResult parse)
+    private static async Task<int> ExecuteAsync(ParseResult parse, CancellationToken cancellationToken)
     {
         var percent = parse.GetValue(FailIfSlower);
         if (percent is { } p && !(p >= 0 && p < 1000))
             return BadInput($"--fail-if-slower {p.ToString(CultureInfo.InvariantCulture)} is out of range: give a percentage from 0 (any significant slowdown) upwards, e.g. 10.");
+        var files = parse.GetValue(Files)!;
+        if (parse.GetValue(AgainstHistory) is { } last)
+        {
+            if (files.Length != 1) return BadInput("compare --against-history takes one result file, the candidate: its baseline is the store's history.");
+            return await CompareHistory.RunAsync(parse, files[0], last, percent, new HistoryScope(last, parse.GetValue(AnyEnvironment), parse.GetValue(HistoryLabel), parse.GetValue(HistoryBranch)), cancellationToken);
+        }
+        if (files.Length != 2) return BadInput("compare takes two result files, BASELINE.json CANDIDATE.json, or one with --against-history N and --store.");
         BenchmarkResult baseline, candidate;
         try
         {
-            baseline = Read(parse.GetValue(Baseline)!);
-            candidate = Read(parse.GetValue(Candidate)!);
+            baseline = Read(files[0]);
+            candidate = Read(files[1]);
         }
         catch (InvalidDataException ex)
         {
@@ -67,7 +88,7 @@ internal static class CompareCommand
         return ExitCodes.Success;
     }
 
-    private static BenchmarkResult Read(string path)
+    internal static BenchmarkResult Read(string path)
     {
         if (!File.Exists(path)) throw new InvalidDataException($"The result file '{path}' does not exist: give the .json file a run wrote.");
         return ResultJson.Read(path);

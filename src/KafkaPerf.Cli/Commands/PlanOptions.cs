@@ -171,7 +171,7 @@ internal static class PlanOptions
 
     private static int[] Numbers(string value, string what) => [.. NumberList(value, what).Select(s => ParseNumber<int>(s, what))];
 
-    private static ScenarioKind ParseScenario(string value) =>
+    internal static ScenarioKind ParseScenario(string value) =>
         Enum.TryParse<ScenarioKind>(value, ignoreCase: true, out var kind) && Enum.IsDefined(kind) && !value.Any(char.IsDigit)
             ? kind
             : throw new PlanValidationException($"Unknown scenario '{value}': use produce, consume and/or roundtrip.");

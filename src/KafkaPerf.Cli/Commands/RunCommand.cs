@@ -3,6 +3,7 @@ using System.Globalization;
 using KafkaPerf.Adapters;
 using KafkaPerf.Adapters.Broker;
 using KafkaPerf.Adapters.Plugins;
+using KafkaPerf.Adapters.Store;
 using KafkaPerf.Adapters.Workers;
 using KafkaPerf.Cli.Telemetry;
 using KafkaPerf.Clients;
@@ -24,7 +25,7 @@ internal sealed class RunCommand(ClientCatalog catalog, EmbeddedKafkaBrokerOptio
     {
         var command = new Command("run", "Run a benchmark matrix and print the comparison tables.");
         foreach (var option in (Option[])[.. PlanOptions.RunHead, ClientCatalog.Plugin, .. BrokerOptions.All, .. PlanOptions.Replication, .. PlanOptions.Sweeps,
-            .. OutputOptions.All, PlanOptions.StallTimeout, .. DistributionOptions.All, .. SecurityOptions.All])
+            .. OutputOptions.All, .. StoreOptions.ForRun, PlanOptions.StallTimeout, .. DistributionOptions.All, .. SecurityOptions.All])
             command.Options.Add(option);
         command.SetAction((parse, ct) => ExecuteAsync(parse, findRate: false, shutdown.Token));
         return command;
@@ -35,7 +36,7 @@ internal sealed class RunCommand(ClientCatalog catalog, EmbeddedKafkaBrokerOptio
     {
         var command = new Command("find-rate", "Find, per client and cell, the highest rate that holds a latency goal on response time (--slo p99<20ms).");
         foreach (var option in (Option[])[.. FindRateOptions.All, .. PlanOptions.FindRateHead, ClientCatalog.Plugin, .. BrokerOptions.All, .. PlanOptions.Replication,
-            .. PlanOptions.Sweeps, .. OutputOptions.All, PlanOptions.StallTimeout, .. SecurityOptions.All])
+            .. PlanOptions.Sweeps, .. OutputOptions.All, .. StoreOptions.ForRun, PlanOptions.StallTimeout, .. SecurityOptions.All])
             command.Options.Add(option);
         command.SetAction((parse, ct) => ExecuteAsync(parse, findRate: true, shutdown.Token));
         return command;
@@ -49,6 +50,7 @@ internal sealed class RunCommand(ClientCatalog catalog, EmbeddedKafkaBrokerOptio
         BrokerSource source;
         IReadOnlyList<string> notes;
         Distribution? distribution;
+        StoreRequest? store;
         ClientRegistry registry;
         IReadOnlyList<string> plugins = ClientCatalog.PluginPaths(parse);
         // The base name of the result files; a broker that dies leaves a copy of its log beside them.
@@ -60,6 +62,7 @@ internal sealed class RunCommand(ClientCatalog catalog, EmbeddedKafkaBrokerOptio
             if (findRate) search = FindRateOptions.Read(parse);
             plan = PlanOptions.Read(parse, registry, search);
             outputs = OutputOptions.Read(parse);
+            store = StoreOptions.Read(parse);
             var crashLog = Path.GetFullPath(Path.Combine(outputs.Folder, $"{stem}-broker-{Environment.ProcessId}.log"));
             source = BrokerOptions.Read(parse, brokerDefaults, crashLog, out notes);
             distribution = DistributionOptions.Read(parse);
@@ -101,6 +104,20 @@ internal sealed class RunCommand(ClientCatalog catalog, EmbeddedKafkaBrokerOptio
         if (distribution is not null && !session.NeedsBroker)
             return CliErrors.BadInput("--workers and --processes meet on the Kafka cluster: a plan whose clients need no broker (memory) runs in this process; leave them out.");
         if (ResultFiles.CheckWritable(outputs.Folder, out bool createdOutput) is { } unwritable) return CliErrors.BadInput(unwritable);
+        // The store is opened (created, migrated) before anything starts: one that cannot be had costs no measurement.
+        StoredResults? stored = null;
+        if (store is not null)
+        {
+            try
+            {
+                stored = await StoredResults.OpenAsync(store, cancellationToken);
+            }
+            catch (ResultStoreException ex)
+            {
+                ResultFiles.RemoveIfEmpty(outputs.Folder, createdOutput);
+                return CliErrors.BadInput(ex.Message, ex);
+            }
+        }
 
         // Disposed after the broker on every way out, Ctrl+C included: what is pending is exported then.
         using var telemetry = TelemetrySetup.Start(services, outputs.Otel, LiveProgress.Lines);
@@ -132,7 +149,8 @@ internal sealed class RunCommand(ClientCatalog catalog, EmbeddedKafkaBrokerOptio
                 ResultFiles.RemoveIfEmpty(outputs.Folder, createdOutput);
                 return CliErrors.BadInput(ex.Message, ex);
             }
-            return ResultFiles.Write(result, outputs, checkpoints, stem, CancelledExitCode());
+            int exit = ResultFiles.Write(result, outputs, checkpoints, stem, CancelledExitCode());
+            return stored is null ? exit : await stored.AppendAsync(result, exit, outputs.Folder);
         }
         finally
         {

@@ -1,4 +1,5 @@
 using System.Globalization;
+using KafkaPerf.Reporting.History;
 using KafkaPerf.Scenarios;
 using KafkaPerf.Statistics;
 
@@ -82,17 +83,6 @@ public static class ResultComparison
         _ => "inconclusive",
     };
 
-    private static Dictionary<(string Client, ScenarioKind Scenario, long MessageCount, int PayloadBytes, string Variant, double? Rate), List<double>> Samples(BenchmarkResult result)
-    {
-        var cells = new Dictionary<(string, ScenarioKind, long, int, string, double?), List<double>>();
-        foreach (var run in result.Runs)
-        {
-            if (run.IsWarmup) continue;
-            var key = (run.Client, run.Scenario, run.MessageCount, run.PayloadBytes, run.Variant, run.OfferedRate);
-            if (!cells.TryGetValue(key, out var samples)) cells[key] = samples = [];
-            double value = run.OfferedRate is null ? run.ElapsedSeconds : run.ResponseTime?.P99Micros ?? double.NaN;
-            if (run.Succeeded && double.IsFinite(value) && value > 0) samples.Add(value);
-        }
-        return cells;
-    }
+    private static Dictionary<(string Client, ScenarioKind Scenario, long MessageCount, int PayloadBytes, string Variant, double? Rate), IReadOnlyList<double>> Samples(BenchmarkResult result) =>
+        CellKey.CellsOf(result).ToDictionary(c => (c.Key.Client, c.Key.Scenario, c.Key.MessageCount, c.Key.PayloadBytes, c.Key.Variant, c.Key.OfferedRate), c => c.Value);
 }

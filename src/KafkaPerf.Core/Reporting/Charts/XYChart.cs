@@ -119,10 +119,10 @@ internal sealed class XYChart
                 }
             }
             var mapped = points.Select(p => (X.Map(p.X) + (series.Markers ? offset : 0), Y.Map(p.Y))).ToList();
-            svg.Polyline(mapped, colour, series.Markers ? 2 : 2.2, DashOf(series));
+            if (series.Line) svg.Polyline(mapped, colour, series.Markers ? 2 : 2.2, DashOf(series));
             if (series.Markers)
             {
-                foreach (var (x, y) in mapped) svg.Marker(x, y, series.Index, colour);
+                foreach (var (x, y) in mapped) svg.Marker(x, y, series.Index, colour, series.MarkerSize);
             }
             svg.EndGroup();
         }
@@ -185,7 +185,9 @@ internal sealed class XYChart
     /// <param name="Whiskers">Whether points carry a low–high range.</param>
     /// <param name="EmptyText">What the legend says when the series has no point.</param>
     /// <param name="Dash">A dash pattern instead of the client's own (two lines of one client in one chart).</param>
-    public sealed record Series(string Name, int Index, IReadOnlyList<Point> Points, bool Markers, bool Whiskers, string EmptyText = "no data", string? Dash = null);
+    /// <param name="Line">Whether the points are joined by a line (marks alone otherwise).</param>
+    /// <param name="MarkerSize">The markers' size.</param>
+    public sealed record Series(string Name, int Index, IReadOnlyList<Point> Points, bool Markers, bool Whiskers, string EmptyText = "no data", string? Dash = null, bool Line = true, double MarkerSize = 4.5);
 
     /// <summary>A point, with the ends of its whisker when it has one.</summary>
     public readonly record struct Point(double X, double Y, double Low = double.NaN, double High = double.NaN);

@@ -1,5 +1,3 @@
-using System.Text.Json;
-
 namespace KafkaPerf.Reporting.Exporters;
 
 /// <summary>Everything in the result, as JSON (schema in docs/results-schema.md).</summary>
@@ -15,7 +13,6 @@ public sealed class JsonExporter : ResultExporterBase
     public override void Export(BenchmarkResult result, TextWriter writer)
     {
         ArgumentNullException.ThrowIfNull(writer);
-        writer.Write(JsonSerializer.Serialize(result, ResultJson.Options).ReplaceLineEndings("\n"));
-        writer.Write('\n');
+        writer.Write(ResultJson.Write(result));
     }
 }

@@ -17,6 +17,28 @@ public static class ResultJson
         Encoder = System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping,
     };
 
+    /// <summary>A result as the .json file holds it: indented, with \n line ends and a last \n; what a results store keeps.</summary>
+    /// <param name="result">The result.</param>
+    /// <returns>The text.</returns>
+    public static string Write(BenchmarkResult result) => JsonSerializer.Serialize(result, Options).ReplaceLineEndings("\n") + "\n";
+
+    /// <summary>Reads a result from its JSON text.</summary>
+    /// <param name="json">The text.</param>
+    /// <param name="source">What to call it in an error.</param>
+    /// <returns>The result.</returns>
+    /// <exception cref="InvalidDataException">The text is not a KafkaPerf result.</exception>
+    public static BenchmarkResult Parse(string json, string source)
+    {
+        try
+        {
+            return JsonSerializer.Deserialize<BenchmarkResult>(json, Options) ?? throw new InvalidDataException($"'{source}' holds no result.");
+        }
+        catch (JsonException ex)
+        {
+            throw new InvalidDataException($"'{source}' is not a KafkaPerf JSON result: {ex.Message}", ex);
+        }
+    }
+
     /// <summary>Reads a result file.</summary>
     /// <param name="path">The file.</param>
     /// <returns>The result.</returns>

@@ -1,0 +1,156 @@
+using System.Globalization;
+using System.Net;
+using System.Text;
+using KafkaPerf.Reporting.Charts;
+
+namespace KafkaPerf.Reporting.History;
+
+/// <summary>One cell of one stored result, as a trend shows it.</summary>
+/// <param name="ResultId">The stored result's number.</param>
+/// <param name="StartedAt">When its plan started.</param>
+/// <param name="Label">Its label.</param>
+/// <param name="Commit">Its commit.</param>
+/// <param name="Cell">The cell.</param>
+/// <param name="Runs">Its successful runs' values on the cell's metric.</param>
+/// <param name="Judgement">How the gate judged it against the results before it, when there were enough.</param>
+public sealed record TrendPoint(long ResultId, DateTimeOffset StartedAt, string? Label, string? Commit, CellKey Cell, IReadOnlyList<double> Runs, HistoryJudgement? Judgement)
+{
+    /// <summary>The median of the runs.</summary>
+    public double Median => HistoryGate.Median(Runs);
+
+    /// <summary>The interval of the median from the runs themselves: the order statistics that cover it with at least 95 %
+    /// (binomial), or the lowest and highest run with fewer than 6 runs (93.8 % for 5).</summary>
+    public (double Low, double High) Interval
+    {
+        get
+        {
+            var sorted = Runs.Order().ToArray();
+            int n = sorted.Length;
+            if (n == 0) return (double.NaN, double.NaN);
+            int k = 0;
+            // The widest k that still keeps P(x(k+1) <= median <= x(n-k)) >= 95 %.
+            while (k + 1 < n - k - 1 && 1 - (2 * BinomialTail(n, k + 1)) >= 0.95) k++;
+            return (sorted[k], sorted[n - 1 - k]);
+        }
+    }
+
+    /// <summary>Whether the gate found it slower than the results before it, beyond <paramref name="percent"/>.</summary>
+    public bool Flagged(double percent) => Judgement?.IsSlowerBeyond(percent) == true;
+
+    private static double BinomialTail(int n, int k)
+    {
+        // P(X <= k - 1) for X ~ Binomial(n, 1/2): the chance that fewer than k runs lie below the median.
+        double sum = 0, term = Math.Pow(0.5, n);
+        for (int i = 0; i < k; i++)
+        {
+            sum += term;
+            term = term * (n - i) / (i + 1);
+        }
+        return sum;
+    }
+}
+
+/// <summary><c>history trend</c>: a table per cell and an HTML report with one chart per cell (every client's metric
+/// over the stored results, each point with its interval, the points the gate flagged marked).</summary>
+public static class HistoryReport
+{
+    /// <summary>Writes the trend tables as Markdown.</summary>
+    /// <param name="points">The points, oldest first.</param>
+    /// <param name="percent">The gate's allowed slowdown, for the flag.</param>
+    /// <param name="writer">Where to write.</param>
+    public static void WriteMarkdown(IReadOnlyList<TrendPoint> points, double percent, TextWriter writer)
+    {
+        ArgumentNullException.ThrowIfNull(points);
+        ArgumentNullException.ThrowIfNull(writer);
+        foreach (var group in points.GroupBy(p => p.Cell))
+        {
+            writer.Write($"### {group.Key.Describe()}: {group.Key.Metric}\n\n");
+            writer.Write("| result | started (UTC) | label | commit | runs | median | interval low | interval high | vs. history % | history PI % | gate |\n");
+            writer.Write("|---:|---|---|---|---:|---:|---:|---:|---:|---|---|\n");
+            foreach (var p in group)
+            {
+                var (low, high) = p.Interval;
+                var j = p.Judgement;
+                writer.Write(string.Create(CultureInfo.InvariantCulture,
+                    $"| {p.ResultId} | {p.StartedAt:yyyy-MM-dd HH:mm} | {p.Label ?? "–"} | {Short(p.Commit)} | {p.Runs.Count} | {Number(p.Median)} | {Number(low)} | {Number(high)} | {(j is { Judged: true } ? Percent(j.Ratio) : "–")} | {(j is { Judged: true } ? $"{Percent(j.Low)} to {Percent(j.High)}" : "–")} | {Gate(j, percent)} |\n"));
+            }
+            writer.Write('\n');
+        }
+    }
+
+    /// <summary>Writes the trend as a self-contained HTML page: one chart per cell, every client a line.</summary>
+    /// <param name="points">The points, oldest first.</param>
+    /// <param name="percent">The gate's allowed slowdown, for the flags.</param>
+    /// <param name="title">The page's title.</param>
+    /// <returns>The page.</returns>
+    public static string Html(IReadOnlyList<TrendPoint> points, double percent, string title)
+    {
+        ArgumentNullException.ThrowIfNull(points);
+        var html = new StringBuilder();
+        html.Append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>").Append(WebUtility.HtmlEncode(title)).Append("</title>\n")
+            .Append("<style>body{font-family:system-ui,sans-serif;margin:2em;color:#222}table{border-collapse:collapse;font-size:13px;margin:1em 0 2em}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}th{background:#f4f4f4}td:nth-child(n+3):nth-child(-n+4){text-align:left}.flag{color:#b00020;font-weight:bold}</style></head><body>\n")
+            .Append("<h1>").Append(WebUtility.HtmlEncode(title)).Append("</h1>\n<p>")
+            .Append(WebUtility.HtmlEncode(string.Create(CultureInfo.InvariantCulture,
+                $"{points.Select(p => p.ResultId).Distinct().Count()} stored results, {points.Select(p => p.Cell with { Client = string.Empty }).Distinct().Count()} cells. Each point: a result's median over its runs, with the interval of that median; a point the gate flagged (slower than the results before it by more than {percent:0.#} %, with 95 % confidence) is marked with a large marker of its own.")))
+            .Append("</p>\n");
+        var order = points.Select(p => p.ResultId).Distinct().Order().Select((id, i) => (id, i)).ToDictionary(x => x.id, x => x.i + 1);
+        foreach (var cell in points.GroupBy(p => p.Cell with { Client = string.Empty }))
+        {
+            var chart = Chart(cell.Key, [.. cell], order, percent);
+            html.Append("<section><h2>").Append(WebUtility.HtmlEncode(Describe(cell.Key))).Append("</h2>\n").Append(chart).Append('\n');
+            html.Append("<table><tr><th>result</th><th>client</th><th>started (UTC)</th><th>label / commit</th><th>runs</th><th>median</th><th>interval</th><th>vs. history</th><th>gate</th></tr>\n");
+            foreach (var p in cell)
+            {
+                var (low, high) = p.Interval;
+                html.Append(string.Create(CultureInfo.InvariantCulture,
+                    $"<tr><td>{p.ResultId}</td><td>{WebUtility.HtmlEncode(p.Cell.Client)}</td><td>{p.StartedAt:yyyy-MM-dd HH:mm}</td><td>{WebUtility.HtmlEncode($"{p.Label ?? "–"} / {Short(p.Commit)}")}</td><td>{p.Runs.Count}</td><td>{Number(p.Median)}</td><td>{Number(low)} – {Number(high)}</td><td>{(p.Judgement is { Judged: true } j ? Percent(j.Ratio) + " %" : "–")}</td><td{(p.Flagged(percent) ? " class=\"flag\"" : string.Empty)}>{WebUtility.HtmlEncode(Gate(p.Judgement, percent))}</td></tr>\n"));
+            }
+            html.Append("</table></section>\n");
+        }
+        return html.Append("</body></html>\n").ToString();
+    }
+
+    private static string Chart(CellKey cell, IReadOnlyList<TrendPoint> points, Dictionary<long, int> order, double percent)
+    {
+        bool micros = cell.OfferedRate is not null;
+        var values = points.SelectMany(p => new[] { p.Median, p.Interval.Low, p.Interval.High }).Where(v => double.IsFinite(v) && v > 0).ToList();
+        double scale = micros && values.Count > 0 && values.Max() >= 2_000 ? 1_000 : 1;
+        string unit = cell.OfferedRate is null ? "elapsed s" : scale == 1 ? "p99 response µs" : "p99 response ms";
+        var clients = points.Select(p => p.Cell.Client).Distinct().ToList();
+        var lines = clients.Select((client, index) => new XYChart.Series(client, index,
+            [.. points.Where(p => p.Cell.Client == client).Select(p => new XYChart.Point(order[p.ResultId], p.Median / scale, p.Interval.Low / scale, p.Interval.High / scale))],
+            Markers: true, Whiskers: true)).ToList();
+        var flagged = points.Where(p => p.Flagged(percent)).Select(p => new XYChart.Point(order[p.ResultId], p.Median / scale)).ToList();
+        if (flagged.Count > 0) lines.Add(new XYChart.Series($"flagged by the gate (> {percent:0.#} % slower)", clients.Count, flagged, Markers: true, Whiskers: false, Line: false, MarkerSize: 9));
+        double max = values.Count > 0 ? values.Max() / scale : 1;
+        var chart = new XYChart
+        {
+            Title = string.Create(CultureInfo.InvariantCulture, $"{cell.Scenario.ToString().ToLowerInvariant()} {cell.MessageCount} × {cell.PayloadBytes} B{(cell.OfferedRate is { } rate ? $" at {rate:0.###} msg/s" : " (burst)")}"),
+            Subtitle = $"{unit} per stored result (median, whiskers: its interval); lower is better · settings: {cell.Variant}",
+            XLabel = "stored results, oldest first (the table gives each one's date)",
+            YLabel = unit,
+            X = Axis.LinearFromZero(order.Count + 1, v => v.ToString("0", CultureInfo.InvariantCulture)),
+            Y = Axis.LinearFromZero(max * 1.1, ChartFormat.Short),
+            Lines = lines,
+        };
+        return chart.Render();
+    }
+
+    private static string Describe(CellKey cell) => string.Create(CultureInfo.InvariantCulture,
+        $"{cell.Scenario.ToString().ToLowerInvariant()} {cell.MessageCount} × {cell.PayloadBytes} B{(cell.OfferedRate is { } rate ? $" at {rate:0.###} msg/s" : " (burst)")}, {cell.Variant}");
+
+    private static string Gate(HistoryJudgement? judgement, double percent) => judgement switch
+    {
+        null => "–",
+        { Judged: false } j => $"not judged ({j.HistoryResults} of {HistoryGate.MinimumHistory} results before it)",
+        var j when j.IsSlowerBeyond(percent) => $"slower by more than {percent.ToString("0.#", CultureInfo.InvariantCulture)} %",
+        var j when j.IsFaster => "faster",
+        _ => "within its history",
+    };
+
+    private static string Short(string? commit) => commit is null ? "–" : commit.Length > 10 ? commit[..10] : commit;
+
+    private static string Number(double value) => double.IsFinite(value) ? value.ToString(value >= 100 ? "0" : "0.###", CultureInfo.InvariantCulture) : "–";
+
+    private static string Percent(double ratio) => double.IsFinite(ratio) ? (ratio * 100).ToString("0.0", CultureInfo.InvariantCulture) : "–";
+}
