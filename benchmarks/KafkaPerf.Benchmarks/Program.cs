@@ -13,8 +13,10 @@ public static class Program
     /// to show that memory does not grow with the message count; <c>confluent-paths [ROUNDS] [MESSAGES]</c> compares
     /// the confluent adapter with plain Confluent.Kafka code on an embedded broker; <c>plugin-load PATH...</c> and
     /// <c>version-memory one|same2|two BOOTSTRAP [VERSION_FOLDER]</c> measure what a plugin adds to start-up and a second
-    /// Confluent.Kafka version to memory, one JSON line per process (<see cref="PluginCosts"/>); anything else goes to
-    /// BenchmarkDotNet.
+    /// Confluent.Kafka version to memory, one JSON line per process (<see cref="PluginCosts"/>);
+    /// <c>calibrate-history [TRIALS] [POOLED_TRIALS]</c> measures the gate against history (<see cref="HistoryCalibration"/>);
+    /// <c>store-cost [COUNT] [--result FILE] [--postgres FILE] [--keep]</c> what storing a result costs (<see cref="StoreCost"/>); anything
+    /// else goes to BenchmarkDotNet.
     /// </summary>
     public static int Main(string[] args)
     {
@@ -33,6 +35,17 @@ public static class Program
             return Calibration.RunInMemory(
                 args.Length > 1 ? int.Parse(args[1], CultureInfo.InvariantCulture) : 50,
                 args.Length > 2 ? int.Parse(args[2], CultureInfo.InvariantCulture) : 20);
+        }
+        if (args is ["calibrate-history", ..])
+        {
+            int trials = args.Length > 1 ? int.Parse(args[1], CultureInfo.InvariantCulture) : 2_000;
+            return HistoryCalibration.Run(trials, args.Length > 2 ? int.Parse(args[2], CultureInfo.InvariantCulture) : trials);
+        }
+        if (args is ["store-cost", ..])
+        {
+            string? Option(string name) => Array.IndexOf(args, name) is var i and >= 0 && i + 1 < args.Length ? args[i + 1] : null;
+            int results = args.Length > 1 && !args[1].StartsWith("--", StringComparison.Ordinal) ? int.Parse(args[1], CultureInfo.InvariantCulture) : 1_000;
+            return StoreCost.RunAsync(results, Option("--result"), Option("--postgres"), args.Contains("--keep")).GetAwaiter().GetResult();
         }
         if (args is ["calibrate", ..])
             return Calibration.Run(args.Length > 1 ? int.Parse(args[1], CultureInfo.InvariantCulture) : 2_000);

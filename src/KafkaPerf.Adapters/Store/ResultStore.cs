@@ -80,8 +80,8 @@ public sealed class ResultStore
             if (await FindAsync(connection, transaction, key, ct) is { } existing) return new StoreOutcome(existing, AlreadyStored: true);
             long id;
             await using (var insert = Command(connection, transaction,
-                "INSERT INTO results (result_key, stored_at, started_at, label, git_commit, git_branch, machine, tool_version, document, environment_class, clients) "
-                + "VALUES (@key, @stored, @started, @label, @commit, @branch, @machine, @tool, @document, @class, @clients) ON CONFLICT (result_key) DO NOTHING RETURNING id"))
+                "INSERT INTO results (result_key, stored_at, started_at, label, git_commit, git_branch, machine, tool_version, environment_class, clients) "
+                + "VALUES (@key, @stored, @started, @label, @commit, @branch, @machine, @tool, @class, @clients) ON CONFLICT (result_key) DO NOTHING RETURNING id"))
             {
                 Parameter(insert, "@key", key);
                 Parameter(insert, "@stored", Timestamp(DateTimeOffset.UtcNow));
@@ -91,13 +91,18 @@ public sealed class ResultStore
                 Parameter(insert, "@branch", metadata.GitBranch);
                 Parameter(insert, "@machine", result.Environment.MachineName);
                 Parameter(insert, "@tool", result.Environment.ToolVersion);
-                Parameter(insert, "@document", json);
                 Parameter(insert, "@class", EnvironmentClass.Of(result.Environment));
                 Parameter(insert, "@clients", string.Join(',', result.Plan.Clients));
                 var returned = await insert.ExecuteScalarAsync(ct);
                 // Another writer stored the same document between the look-up and the insert.
                 if (returned is null or DBNull) return new StoreOutcome(await FindAsync(connection, transaction, key, ct) ?? 0, AlreadyStored: true);
                 id = Convert.ToInt64(returned, CultureInfo.InvariantCulture);
+            }
+            await using (var document = Command(connection, transaction, "INSERT INTO documents (result_id, document) VALUES (@id, @document)"))
+            {
+                Parameter(document, "@id", id);
+                Parameter(document, "@document", json);
+                await document.ExecuteNonQueryAsync(ct);
             }
             await InsertCellsAsync(connection, transaction, id, result, ct);
             return new StoreOutcome(id, AlreadyStored: false);
@@ -110,7 +115,7 @@ public sealed class ResultStore
     /// <returns>The JSON, or <see langword="null"/> when there is no such result.</returns>
     public Task<string?> ReadDocumentAsync(long id, CancellationToken cancellationToken = default) => WithConnectionAsync("read", async (connection, ct) =>
     {
-        await using var command = Command(connection, null, "SELECT document FROM results WHERE id = @id");
+        await using var command = Command(connection, null, "SELECT document FROM documents WHERE result_id = @id");
         Parameter(command, "@id", id);
         return await command.ExecuteScalarAsync(ct) as string;
     }, cancellationToken);
@@ -164,10 +169,13 @@ public sealed class ResultStore
                 }
                 where.Add($"c.cell_key IN ({string.Join(", ", names)})");
             }
-            command.CommandText = "SELECT c.result_id, r.started_at, r.label, r.git_commit, r.git_branch, c.client, c.scenario, c.message_count, c.payload_bytes, c.variant, c.offered_rate, c.run_values "
-                + "FROM cells c JOIN results r ON r.id = c.result_id"
-                + (where.Count > 0 ? " WHERE " + string.Join(" AND ", where) : string.Empty)
-                + " ORDER BY r.started_at, r.id";
+            const string Columns = "c.result_id, r.started_at, r.label, r.git_commit, r.git_branch, c.client, c.scenario, c.message_count, c.payload_bytes, c.variant, c.offered_rate, c.run_values";
+            string from = "FROM cells c JOIN results r ON r.id = c.result_id" + (where.Count > 0 ? " WHERE " + string.Join(" AND ", where) : string.Empty);
+            // The last N of each cell are chosen by the database (a window over each cell, newest first), not read and dropped here.
+            command.CommandText = filter.Last is { } last
+                ? $"SELECT * FROM (SELECT {Columns}, ROW_NUMBER() OVER (PARTITION BY c.cell_key ORDER BY r.started_at DESC, r.id DESC) AS recent {from}) picked "
+                    + $"WHERE recent <= {last.ToString(CultureInfo.InvariantCulture)} ORDER BY started_at, result_id"
+                : $"SELECT {Columns} {from} ORDER BY r.started_at, r.id";
             var rows = new List<StoredCell>();
             await using (var reader = await command.ExecuteReaderAsync(ct))
             {
@@ -179,8 +187,7 @@ public sealed class ResultStore
                     rows.Add(new StoredCell(reader.GetInt64(0), ParseTimestamp(reader.GetString(1)), new StoreMetadata(Text(reader, 2), Text(reader, 3), Text(reader, 4)), cell, values));
                 }
             }
-            var groups = rows.GroupBy(r => r.Cell);
-            return (IReadOnlyList<StoredCell>)[.. groups.SelectMany(g => filter.Last is { } last ? g.TakeLast(last) : g)];
+            return (IReadOnlyList<StoredCell>)[.. rows.GroupBy(r => r.Cell).SelectMany(g => g)];
         }, cancellationToken);
 
     /// <summary>The key that makes one document one result: its SHA-256.</summary>

@@ -7,7 +7,8 @@ namespace KafkaPerf.Adapters.Store;
 /// <summary>
 /// The store's tables, version by version. A store is migrated forward when it is opened, under a lock that lets one
 /// process do it while the others wait (SQLite: an immediate transaction; PostgreSQL: an advisory lock), and a store of a
-/// newer version than this release knows is refused. Version 1 kept each result's document only; version 2 adds one row
+/// newer version than this release knows is refused. Version 1 kept each result's document (in a table of its own)
+/// and what the command knew beside it (label, commit, branch); version 2 adds one row
 /// per cell (what filters and trends read) and each result's environment class, filled from the documents already there.
 /// </summary>
 internal static class StoreSchema
@@ -25,7 +26,9 @@ internal static class StoreSchema
         {
             1 =>
             [
-                $"CREATE TABLE results (id {id}, result_key TEXT NOT NULL UNIQUE, stored_at TEXT NOT NULL, started_at TEXT NOT NULL, label TEXT, git_commit TEXT, git_branch TEXT, machine TEXT NOT NULL, tool_version TEXT NOT NULL, document TEXT NOT NULL)",
+                $"CREATE TABLE results (id {id}, result_key TEXT NOT NULL UNIQUE, stored_at TEXT NOT NULL, started_at TEXT NOT NULL, label TEXT, git_commit TEXT, git_branch TEXT, machine TEXT NOT NULL, tool_version TEXT NOT NULL)",
+                // The documents (tens of KB each) in a table of their own: a query over results never reads through them.
+                "CREATE TABLE documents (result_id BIGINT NOT NULL PRIMARY KEY REFERENCES results (id), document TEXT NOT NULL)",
                 "CREATE INDEX results_started ON results (started_at)",
             ],
             2 =>
@@ -34,6 +37,7 @@ internal static class StoreSchema
                 "ALTER TABLE results ADD COLUMN clients TEXT",
                 $"CREATE TABLE cells (result_id BIGINT NOT NULL REFERENCES results (id), cell_key TEXT NOT NULL, client TEXT NOT NULL, scenario TEXT NOT NULL, message_count BIGINT NOT NULL, payload_bytes INTEGER NOT NULL, variant TEXT NOT NULL, offered_rate {real}, run_values TEXT NOT NULL, median {real}, PRIMARY KEY (result_id, cell_key))",
                 "CREATE INDEX cells_key ON cells (cell_key)",
+                "CREATE INDEX results_class ON results (environment_class)",
             ],
             _ => throw new ArgumentOutOfRangeException(nameof(version), version, "No such schema version."),
         };
@@ -68,7 +72,7 @@ internal static class StoreSchema
     private static async Task FillCellsAsync(DbConnection connection, DbTransaction transaction, CancellationToken cancellationToken)
     {
         var documents = new List<(long Id, string Json)>();
-        await using (var read = Command(connection, transaction, "SELECT id, document FROM results"))
+        await using (var read = Command(connection, transaction, "SELECT result_id, document FROM documents"))
         await using (var reader = await read.ExecuteReaderAsync(cancellationToken))
             while (await reader.ReadAsync(cancellationToken)) documents.Add((reader.GetInt64(0), reader.GetString(1)));
         foreach (var (id, json) in documents)

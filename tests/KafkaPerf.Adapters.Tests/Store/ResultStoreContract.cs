@@ -68,7 +68,8 @@ public abstract class ResultStoreContract
             await connection.OpenAsync(TestPaths.Timeout());
             await using var insert = connection.CreateCommand();
             // Version 1's row, as version 1 wrote it: the document and its columns, no cells.
-            insert.CommandText = "INSERT INTO results (result_key, stored_at, started_at, label, git_commit, git_branch, machine, tool_version, document) VALUES ('k1', '2026-11-01T00:00:00.0000000Z', '2026-11-01T00:00:00.0000000Z', 'old', NULL, NULL, 'ci', '0.1.0', @doc)";
+            insert.CommandText = "INSERT INTO results (id, result_key, stored_at, started_at, label, git_commit, git_branch, machine, tool_version) VALUES (41, 'k1', '2026-11-01T00:00:00.0000000Z', '2026-11-01T00:00:00.0000000Z', 'old', NULL, NULL, 'ci', '0.1.0'); "
+                + "INSERT INTO documents (result_id, document) VALUES (41, @doc)";
             var doc = insert.CreateParameter();
             doc.ParameterName = "@doc";
             doc.Value = json;
