@@ -98,18 +98,5 @@ public sealed class ContainerWorkerTests : IDisposable
         return (exit, stdout + stderr);
     }
 
-    private static (int Exit, string Stdout, string Stderr) Run(string file, TimeSpan timeout, params string[] args)
-    {
-        var start = new ProcessStartInfo(file) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-        foreach (var arg in args) start.ArgumentList.Add(arg);
-        using var process = Process.Start(start)!;
-        var stdout = process.StandardOutput.ReadToEndAsync();
-        var stderr = process.StandardError.ReadToEndAsync();
-        if (!process.WaitForExit(timeout))
-        {
-            process.Kill(entireProcessTree: true);
-            return (-1, string.Empty, $"{file} {string.Join(' ', args)} did not end within {timeout}");
-        }
-        return (process.ExitCode, stdout.Result, stderr.Result);
-    }
+    private static (int Exit, string Stdout, string Stderr) Run(string file, TimeSpan timeout, params string[] args) => ExternalProcess.Run(file, timeout, args);
 }

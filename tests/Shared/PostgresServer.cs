@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
 
@@ -83,16 +82,7 @@ public sealed class PostgresServer : IDisposable
 
     private static void Run(TimeSpan timeout, string file, params string[] args)
     {
-        var start = new ProcessStartInfo(file) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false, WorkingDirectory = Path.GetTempPath() };
-        foreach (var arg in args) start.ArgumentList.Add(arg);
-        using var process = Process.Start(start)!;
-        var stdout = process.StandardOutput.ReadToEndAsync();
-        var stderr = process.StandardError.ReadToEndAsync();
-        if (!process.WaitForExit(timeout))
-        {
-            process.Kill(entireProcessTree: true);
-            throw new InvalidOperationException($"{file} {string.Join(' ', args)} did not end within {timeout}");
-        }
-        if (process.ExitCode != 0) throw new InvalidOperationException($"{file} {string.Join(' ', args)} exited with {process.ExitCode}: {stdout.Result}{stderr.Result}");
+        var (exit, stdout, stderr) = Shared.ExternalProcess.Run(file, timeout, args);
+        if (exit != 0) throw new InvalidOperationException($"{file} {string.Join(' ', args)} exited with {exit}: {stdout}{stderr}");
     }
 }

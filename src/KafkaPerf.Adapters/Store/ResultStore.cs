@@ -198,12 +198,7 @@ public sealed class ResultStore
     private static List<string> ResultWhere(DbCommand command, HistoryFilter filter)
     {
         var where = new List<string>();
-        void Add(string condition, string name, object? value)
-        {
-            if (value is null) return;
-            where.Add(condition);
-            Parameter(command, name, value);
-        }
+        void Add(string condition, string name, object? value) => Condition(command, where, condition, name, value);
         Add("r.label = @label", "@label", filter.Label);
         Add("r.git_commit LIKE @commit", "@commit", filter.Commit is { } commit ? commit + "%" : null);
         Add("r.git_branch = @branch", "@branch", filter.Branch);
@@ -217,17 +212,20 @@ public sealed class ResultStore
     private static List<string> CellWhere(DbCommand command, HistoryFilter filter)
     {
         var where = new List<string>();
-        void Add(string condition, string name, object? value)
-        {
-            if (value is null) return;
-            where.Add(condition);
-            Parameter(command, name, value);
-        }
+        void Add(string condition, string name, object? value) => Condition(command, where, condition, name, value);
         Add("c.client = @client", "@client", filter.Client);
         Add("c.scenario = @scenario", "@scenario", filter.Scenario?.ToString().ToLowerInvariant());
         Add("c.payload_bytes = @payload", "@payload", filter.PayloadBytes);
         Add("c.offered_rate = @rate", "@rate", filter.Rate);
         return where;
+    }
+
+    /// <summary>A condition of a filter that is set, with its parameter.</summary>
+    private static void Condition(DbCommand command, List<string> where, string condition, string name, object? value)
+    {
+        if (value is null) return;
+        where.Add(condition);
+        Parameter(command, name, value);
     }
 
     private static async Task<long?> FindAsync(DbConnection connection, DbTransaction transaction, string key, CancellationToken cancellationToken)
