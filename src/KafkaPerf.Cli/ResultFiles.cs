@@ -71,11 +71,13 @@ internal static class ResultFiles
 
     /// <summary>Checks, before anything runs, that the output folder can be written: a file is created there and removed.</summary>
     /// <param name="folder">The folder.</param>
-    /// <param name="created">Whether this call created it (it goes again if nothing is written).</param>
+    /// <param name="created">The outermost folder this call created, the folder itself or a missing parent of it
+    /// (they go again if nothing is written); <see langword="null"/> when the folder was there.</param>
     /// <returns><see langword="null"/> when it can; otherwise the line to say.</returns>
-    public static string? CheckWritable(string folder, out bool created)
+    public static string? CheckWritable(string folder, out string? created)
     {
-        created = !Directory.Exists(folder);
+        created = null;
+        for (var missing = Path.GetFullPath(folder); missing is not null && !Directory.Exists(missing); missing = Path.GetDirectoryName(missing)) created = missing;
         try
         {
             Directory.CreateDirectory(folder);
@@ -92,12 +94,19 @@ internal static class ResultFiles
         }
     }
 
-    /// <summary>A folder this run created and never wrote to goes again: bad input leaves nothing behind.</summary>
-    public static void RemoveIfEmpty(string folder, bool created)
+    /// <summary>The folders this run created and never wrote to go again, up to the outermost one it created: bad input
+    /// leaves nothing behind.</summary>
+    public static void RemoveIfEmpty(string folder, string? created)
     {
+        if (created is null) return;
         try
         {
-            if (created && Directory.Exists(folder) && !Directory.EnumerateFileSystemEntries(folder).Any()) Directory.Delete(folder);
+            for (var empty = Path.GetFullPath(folder); empty is not null && empty.StartsWith(created, StringComparison.Ordinal); empty = Path.GetDirectoryName(empty))
+            {
+                if (!Directory.Exists(empty) || Directory.EnumerateFileSystemEntries(empty).Any()) break;
+                Directory.Delete(empty);
+                if (empty == created) break;
+            }
         }
         catch (IOException)
         {

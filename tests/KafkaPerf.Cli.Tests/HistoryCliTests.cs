@@ -81,7 +81,8 @@ public sealed class HistoryCliTests : IDisposable
     {
         var connection = Path.Combine(_folder.FullName, "store.conn");
         File.WriteAllText(connection, "Host=127.0.0.1;Port=1;Username=ci;Password=hunter2;Database=perf");
-        var output = Path.Combine(_folder.FullName, "never");
+        // Missing parents too: what the command created for its output goes again.
+        var output = Path.Combine(_folder.FullName, "never", "made", "out");
 
         var (exit, _, stderr) = await CliProcess.RunAsync(null, "run", "--clients", "inmemory", "--messages", "100", "--output", output, "--store", "postgres:" + connection, "--store-timeout", "2s");
         var (typed, _, typedErr) = await CliProcess.RunAsync(null, "run", "--clients", "inmemory", "--messages", "100", "--output", output, "--store", "Host=db;Password=hunter2;Database=perf");
@@ -94,7 +95,7 @@ public sealed class HistoryCliTests : IDisposable
         Assert.DoesNotContain("hunter2", stderr + typedErr, StringComparison.Ordinal);
         Assert.Equal(2, labelOnly);
         Assert.Contains("--label is kept with a stored result: give --store", labelErr, StringComparison.Ordinal);
-        Assert.False(Directory.Exists(output));
+        Assert.False(Directory.Exists(Path.Combine(_folder.FullName, "never")));
     }
 
     [Fact]

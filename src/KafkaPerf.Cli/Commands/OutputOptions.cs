@@ -8,7 +8,7 @@ namespace KafkaPerf.Cli.Commands;
 /// <summary>Where <c>run</c>'s and <c>find-rate</c>'s results go and what is said while they run.</summary>
 internal static class OutputOptions
 {
-    public static readonly Option<string> Output = new("--output") { Description = "Folder for result files.", DefaultValueFactory = _ => "kafkaperf-results" };
+    public static readonly Option<string> Output = new("--output") { Description = "Folder for result files; created, with any missing parent folders, when it does not exist (and those removed again when bad input ends the command before anything is written).", DefaultValueFactory = _ => "kafkaperf-results" };
     public static readonly Option<string> Format = new("--format") { Description = "csv, json, md, html (comma-separated); html is a self-contained report with charts, each also written as an .svg file.", DefaultValueFactory = _ => "csv,json,md,html" };
     public static readonly Option<string[]> Otel = new("--otel") { Description = "Export KafkaPerf's metrics and spans: otlp (to the collector the OTEL_EXPORTER_OTLP_* variables name) and/or console (metrics on standard error); repeatable or comma-separated." };
     public static readonly Option<bool> Quiet = new("--quiet") { Description = "No progress lines, only the tables." };

@@ -103,7 +103,7 @@ internal sealed class RunCommand(ClientCatalog catalog, EmbeddedKafkaBrokerOptio
             return CliErrors.BadInput(shortfall);
         if (distribution is not null && !session.NeedsBroker)
             return CliErrors.BadInput("--workers and --processes meet on the Kafka cluster: a plan whose clients need no broker (memory) runs in this process; leave them out.");
-        if (ResultFiles.CheckWritable(outputs.Folder, out bool createdOutput) is { } unwritable) return CliErrors.BadInput(unwritable);
+        if (ResultFiles.CheckWritable(outputs.Folder, out string? createdOutput) is { } unwritable) return CliErrors.BadInput(unwritable);
         // The store is opened (created, migrated) before anything starts: one that cannot be had costs no measurement.
         StoredResults? stored = null;
         if (store is not null)
@@ -174,7 +174,7 @@ internal sealed class RunCommand(ClientCatalog catalog, EmbeddedKafkaBrokerOptio
     }
 
     /// <summary>Starts the session's broker and workers; a failure is said in one line and its exit code returned.</summary>
-    private async Task<int?> StartAsync(BenchmarkSession session, ParseResult parse, bool createdOutput, Outputs outputs, CancellationToken cancellationToken)
+    private async Task<int?> StartAsync(BenchmarkSession session, ParseResult parse, string? createdOutput, Outputs outputs, CancellationToken cancellationToken)
     {
         if (!session.NeedsBroker)
         {
