@@ -28,8 +28,8 @@ public sealed record TrendPoint(long ResultId, DateTimeOffset StartedAt, string?
             int n = sorted.Length;
             if (n == 0) return (double.NaN, double.NaN);
             int k = 0;
-            // The widest k that still keeps P(x(k+1) <= median <= x(n-k)) >= 95 %.
-            while (k + 1 < n - k - 1 && 1 - (2 * BinomialTail(n, k + 1)) >= 0.95) k++;
+            // The largest k whose interval (x(k+1), x(n-k)) still covers the median with 1 - 2 P(X <= k) >= 95 %.
+            while (k + 1 < n - k - 1 && 1 - (2 * BinomialTail(n, k + 2)) >= 0.95) k++;
             return (sorted[k], sorted[n - 1 - k]);
         }
     }
