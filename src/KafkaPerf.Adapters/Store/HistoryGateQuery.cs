@@ -1,5 +1,4 @@
 using KafkaPerf.Reporting;
-using KafkaPerf.Reporting.Exporters;
 using KafkaPerf.Reporting.History;
 
 namespace KafkaPerf.Adapters.Store;
@@ -15,8 +14,8 @@ public sealed record HistoryScope(int Last = 10, bool AnyEnvironment = false, st
 public static class HistoryGateQuery
 {
     /// <summary>Judges every cell of <paramref name="candidate"/> against the last comparable results in the store:
-    /// results of the same environment class (unless the scope says any) that measured the same cell; the candidate
-    /// itself is left out when it was stored.</summary>
+    /// results of the same environment class (unless the scope says any) that measured the same cell and started before
+    /// the candidate (so the candidate itself, when it was stored, is not its own history).</summary>
     /// <param name="store">The store.</param>
     /// <param name="candidate">The new result.</param>
     /// <param name="scope">Which past results.</param>
@@ -34,8 +33,8 @@ public static class HistoryGateQuery
             Label = scope.Label,
             Branch = scope.Branch,
             Last = scope.Last,
-            ExcludeKey = ResultStore.KeyOf(ResultJson.Write(candidate)),
-            // Nothing started after the candidate is its history (a result judged again later).
+            // Only what started before the candidate: not the candidate itself when it was stored, nor a result judged
+            // again later against what came after it.
             Until = candidate.StartedAtUtc,
         };
         var history = (await store.CellsAsync(filter, [.. cells.Keys], cancellationToken)).ToLookup(c => c.Cell);

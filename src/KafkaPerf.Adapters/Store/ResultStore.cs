@@ -205,7 +205,6 @@ public sealed class ResultStore
         Add("r.started_at >= @since", "@since", filter.Since is { } since ? Timestamp(since) : null);
         Add("r.started_at < @until", "@until", filter.Until is { } until ? Timestamp(until) : null);
         Add("r.environment_class = @class", "@class", filter.EnvironmentClass);
-        Add("r.result_key <> @exclude", "@exclude", filter.ExcludeKey);
         return where;
     }
 

@@ -70,9 +70,6 @@ public sealed record HistoryFilter
 
     /// <summary>Only the last this many results that match the rest (per cell for cell queries).</summary>
     public int? Last { get; init; }
-
-    /// <summary>Leave out the result with this document key (the candidate itself, when it was stored).</summary>
-    public string? ExcludeKey { get; init; }
 }
 
 /// <summary>What appending a result did.</summary>

@@ -95,7 +95,7 @@ public sealed class PostgresResultStoreTests(PostgresServer server) : ResultStor
     }
 
     [Fact]
-    public async Task TwoProcessesMigratingAFreshStoreAtOnce_BothSucceed()
+    public async Task FourOpenersMigratingAFreshStoreAtOnce_AllSucceed()
     {
         var location = NewStore();
 

@@ -43,14 +43,7 @@ public static class HistoryGate
     /// <summary>The median of some values (the mean of the middle two for an even count).</summary>
     /// <param name="values">At least one value.</param>
     /// <returns>The median.</returns>
-    public static double Median(IReadOnlyList<double> values)
-    {
-        ArgumentNullException.ThrowIfNull(values);
-        if (values.Count == 0) return double.NaN;
-        var sorted = values.Order().ToArray();
-        int middle = sorted.Length / 2;
-        return sorted.Length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-    }
+    public static double Median(IReadOnlyList<double> values) => Summary.Of(values).Median;
 }
 
 /// <summary>A cell of a new result against its history.</summary>
