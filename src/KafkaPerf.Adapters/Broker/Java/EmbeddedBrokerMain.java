@@ -185,12 +185,21 @@ public final class EmbeddedBrokerMain {
     }
 
     private static void deleteTree(Path root) {
-        // Kafka's threads may still create a file while the tree goes; a few passes settle it.
-        for (int attempt = 0; attempt < 5 && Files.exists(root); attempt++) {
+        // Kafka's threads may still create a file while the tree goes; passes a little apart settle it. Five passes back
+        // to back lost that race on a CI machine under a load of 16 and left the folder behind: now up to 5 s of them.
+        for (int attempt = 0; attempt < 50 && Files.exists(root); attempt++) {
+            if (attempt > 0) {
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
             try (Stream<Path> paths = Files.walk(root)) {
                 paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             } catch (IOException | RuntimeException e) {
-                // Retried below; the owner deletes what is left after this process ends.
+                // Retried; the owner, or the next start, deletes what is left after this process ends.
             }
         }
     }
