@@ -186,6 +186,15 @@ public sealed class KafkaBenchmarkBuilder
         return this;
     }
 
+    /// <summary>Faults fired in every measured run at a rate (as <c>--fault</c> spells them: <c>kill:leader@10s</c>,
+    /// <c>restart:leader@10s+5s</c>, <c>pause:leader@10s+5s</c>, <c>stop:node:2@10s</c>, <c>move-leader@10s</c>,
+    /// <c>exec@10s:COMMAND</c>), and the latency goal recovery is measured against; docs/failover.md.</summary>
+    public KafkaBenchmarkBuilder Faults(IEnumerable<string> faults, string? recoveryGoal = null)
+    {
+        _plan.Faults(faults, recoveryGoal);
+        return this;
+    }
+
     /// <summary>Consumers that can prefetch on a thread of their own do so.</summary>
     public KafkaBenchmarkBuilder UsePrefetch()
     {

@@ -47,6 +47,7 @@ internal sealed class ConsoleProgress(TextWriter writer) : IBenchmarkProgress
             $"[{run.Sequence,4}/{run.TotalRuns}] {cell.Scenario.ToString().ToLowerInvariant(),-9} {cell.MessageCount,9:N0} × {cell.PayloadBytes,6} B  {run.Client.PadRight(_clientWidth)} {(run.IsWarmup ? "warm-up" : $"run {run.Repetition}"),-7} {outcome}");
         if (_showVariant) line += $"  [{cell.Variant}]";
         writer.WriteLine(run.Sequence < run.TotalRuns ? $"{line}  {TimeLeft(run)}" : line);
+        foreach (var fault in record.Faults ?? []) writer.WriteLine($"         fault {KafkaPerf.Reporting.Tables.FaultTables.Describe(fault)}");
     }
 
     /// <summary>About how long the remaining runs take, at the pace so far.</summary>

@@ -15,6 +15,9 @@ public abstract record BrokerSource : IBrokerSource
     public virtual int? KnownBrokers => null;
 
     /// <inheritdoc />
+    public virtual string? RefuseFault(FaultSpec fault) => null;
+
+    /// <inheritdoc />
     public async Task<IBrokerLease> ConnectAsync(TextWriter? log, CancellationToken cancellationToken) =>
         await ConnectedBroker.ConnectAsync(this, log, cancellationToken).ConfigureAwait(false);
 
@@ -61,6 +64,9 @@ public abstract record BrokerSource : IBrokerSource
     {
         /// <inheritdoc />
         public override int? KnownBrokers => Options.Brokers;
+
+        /// <inheritdoc />
+        public override string? RefuseFault(FaultSpec fault) => EmbeddedFaults.RefuseFor(Options.Brokers, fault);
     }
 
     /// <summary>A broker in a container.</summary>
@@ -69,6 +75,9 @@ public abstract record BrokerSource : IBrokerSource
     {
         /// <inheritdoc />
         public override int? KnownBrokers => 1;
+
+        /// <inheritdoc />
+        public override string? RefuseFault(FaultSpec fault) => ClusterFaults.RefuseFor(ClusterFaults.ContainerName, fault);
     }
 
     /// <summary>An existing cluster.</summary>
@@ -77,5 +86,8 @@ public abstract record BrokerSource : IBrokerSource
     {
         /// <summary>How to reach its listener.</summary>
         public KafkaSecurity Security { get; init; } = KafkaSecurity.Plaintext;
+
+        /// <inheritdoc />
+        public override string? RefuseFault(FaultSpec fault) => ClusterFaults.RefuseFor(ClusterFaults.BootstrapName, fault);
     }
 }

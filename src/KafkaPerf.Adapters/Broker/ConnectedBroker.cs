@@ -66,6 +66,7 @@ public sealed class ConnectedBroker : IBrokerLease
                     Brokers = brokers,
                     Security = security,
                     CheckReachable = (timeout, token) => ConfluentClientFactory.CheckReachableAsync(cluster.BootstrapServers, timeout, token, security),
+                    Faults = new ClusterFaults(cluster.BootstrapServers, security, ClusterFaults.BootstrapName),
                 }, null, null);
             }
             case BrokerSource.ContainerBroker container:
@@ -90,6 +91,7 @@ public sealed class ConnectedBroker : IBrokerLease
                     CheckReachable = (timeout, token) => ConfluentClientFactory.CheckReachableAsync(broker.BootstrapServers, timeout, token),
                     BrokerName = "the Kafka container",
                     Ephemeral = true,
+                    Faults = new ClusterFaults(broker.BootstrapServers, KafkaSecurity.Plaintext, ClusterFaults.ContainerName),
                 };
                 return new ConnectedBroker(connection, null, broker);
             }
@@ -118,6 +120,7 @@ public sealed class ConnectedBroker : IBrokerLease
                     Ephemeral = true,
                     // A broker that is alive but does not answer (stopped, swapping, stuck in a pause) is asked after a failed run.
                     CheckReachable = (timeout, token) => ConfluentClientFactory.CheckReachableAsync(broker.BootstrapServers, timeout, token, broker.Security),
+                    Faults = new EmbeddedFaults(broker),
                 };
                 return new ConnectedBroker(connection, broker, null);
             }
@@ -153,6 +156,7 @@ public sealed class ConnectedBroker : IBrokerLease
     /// <returns>A task that completes when it is gone.</returns>
     public async ValueTask DisposeAsync()
     {
+        (Connection.Faults as IDisposable)?.Dispose();
         if (Embedded is not null) await Embedded.DisposeAsync().ConfigureAwait(false);
         if (Container is not null) await Container.DisposeAsync().ConfigureAwait(false);
     }

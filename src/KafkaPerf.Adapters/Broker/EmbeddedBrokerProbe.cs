@@ -13,7 +13,7 @@ public sealed class EmbeddedBrokerProbe : IBrokerProbe
 {
     // /proc reports CPU time in USER_HZ ticks, which the kernel fixes at 100 per second for user space on every architecture.
     private const double TicksPerSecond = 100;
-    private readonly string[] _statFiles;
+    private readonly Func<IEnumerable<int>> _processIds;
     private readonly string[] _logDirectories;
 
     /// <summary>Creates a probe of one broker.</summary>
@@ -31,7 +31,15 @@ public sealed class EmbeddedBrokerProbe : IBrokerProbe
     {
         ArgumentNullException.ThrowIfNull(processIds);
         ArgumentNullException.ThrowIfNull(logDirectories);
-        _statFiles = [.. processIds.Select(pid => $"/proc/{pid.ToString(CultureInfo.InvariantCulture)}/stat")];
+        int[] ids = [.. processIds];
+        _processIds = () => ids;
+        _logDirectories = [.. logDirectories];
+    }
+
+    /// <summary>A probe of a cluster whose nodes may be started again (new process ids) by a fault.</summary>
+    internal EmbeddedBrokerProbe(Func<IEnumerable<int>> processIds, IReadOnlyList<string> logDirectories)
+    {
+        _processIds = processIds;
         _logDirectories = [.. logDirectories];
     }
 
@@ -40,7 +48,7 @@ public sealed class EmbeddedBrokerProbe : IBrokerProbe
     public TimeSpan? ReadCpuTime()
     {
         var total = TimeSpan.Zero;
-        foreach (var statFile in _statFiles)
+        foreach (var statFile in _processIds().Select(pid => $"/proc/{pid.ToString(CultureInfo.InvariantCulture)}/stat"))
         {
             string stat;
             try

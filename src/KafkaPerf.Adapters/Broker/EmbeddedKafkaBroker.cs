@@ -36,6 +36,7 @@ public sealed class EmbeddedKafkaBroker : IAsyncDisposable
     private IBrokerProbe? _probe;
 
     private readonly BrokerClassArchive? _classArchive;
+    private Relaunch? _relaunch;
 
     private EmbeddedKafkaBroker(IReadOnlyList<EmbeddedBrokerNode> nodes, string version, string dataDirectory, KafkaJars jars,
         TimeSpan startupTime, string? crashLogPath, BrokerClassArchive? classArchive, KafkaSecurity security)
@@ -50,15 +51,15 @@ public sealed class EmbeddedKafkaBroker : IAsyncDisposable
         Jars = jars;
         StartupTime = startupTime;
         Exited = Task.WhenAll(nodes.Select(n => n.Exited));
-        foreach (var node in nodes)
-        {
-            node.Exited.ContinueWith(static (_, state) =>
-            {
-                var (broker, exited) = ((EmbeddedKafkaBroker, EmbeddedBrokerNode))state!;
-                broker.OnExited(exited);
-            }, (this, node), CancellationToken.None, TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
-        }
+        foreach (var node in nodes) WatchExit(node);
     }
+
+    private void WatchExit(EmbeddedBrokerNode node) =>
+        node.Exited.ContinueWith(static (_, state) =>
+        {
+            var (broker, exited) = ((EmbeddedKafkaBroker, EmbeddedBrokerNode))state!;
+            broker.OnExited(exited);
+        }, (this, node), CancellationToken.None, TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
 
     /// <summary>How clients reach the cluster's client listener: the protocol, the SASL user and password it was started
     /// with, and the CA file (PEM) of its own certificate; plain TCP by default.</summary>
@@ -86,7 +87,7 @@ public sealed class EmbeddedKafkaBroker : IAsyncDisposable
     public string LogDirectory => Nodes[0].LogDirectory;
 
     /// <summary>Reads the nodes' CPU time and topics' bytes on disk (over every replica), for each run's resources.</summary>
-    public IBrokerProbe Probe => _probe ??= new EmbeddedBrokerProbe(Nodes.Select(n => n.ProcessId).ToList(), Nodes.Select(n => n.LogDirectory).ToList());
+    public IBrokerProbe Probe => _probe ??= new EmbeddedBrokerProbe(() => Nodes.Select(n => n.ProcessId), Nodes.Select(n => n.LogDirectory).ToList());
 
     /// <summary>The first node's log file.</summary>
     public string LogFile => Nodes[0].LogFile;
@@ -274,10 +275,13 @@ public sealed class EmbeddedKafkaBroker : IAsyncDisposable
             };
         }
 
-        var nodes = launched.Select(l => new EmbeddedBrokerNode(l.Plan.NodeId, l.Plan.NodeId <= controllers, l.Process, l.Plan.BootstrapServer,
+        var nodes = launched.Select(l => new EmbeddedBrokerNode(l.Plan.NodeId, l.Plan.NodeId <= controllers, l.Process, l.Channel, l.Plan.BootstrapServer,
             l.Plan.DataDirectory, l.Plan.Config)).ToList();
         return new EmbeddedKafkaBroker(nodes, versions[0], dataDirectory, jars, Stopwatch.GetElapsedTime(started), options.CrashLogPath, archive,
-            clientSecurity);
+            clientSecurity)
+        {
+            _relaunch = new Relaunch(java, classPath, plans, clusterId, options, archive),
+        };
     }
 
     private static Launched Launch(string java, string classPath, NodePlan plan, string clusterId, int brokers, EmbeddedKafkaBrokerOptions options,
@@ -316,9 +320,11 @@ public sealed class EmbeddedKafkaBroker : IAsyncDisposable
         var ready = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
         var output = new BrokerProcess.OutputTail(LogTailLines);
         var process = new Process { StartInfo = start };
+        var channel = new NodeChannel { Process = process };
         process.OutputDataReceived += (_, e) =>
         {
             if (e.Data is null) ready.TrySetException(new BrokerStartException("the broker JVM exited before it was ready"));
+            else if (e.Data.StartsWith(NodeChannel.AnswerPrefix, StringComparison.Ordinal)) channel.OnAnswer(e.Data);
             else if (e.Data.StartsWith(ReadyPrefix, StringComparison.Ordinal)) ready.TrySetResult(e.Data[ReadyPrefix.Length..].Trim());
             else if (e.Data.StartsWith(FailedPrefix, StringComparison.Ordinal)) ready.TrySetException(new BrokerStartException(e.Data[FailedPrefix.Length..]));
             else output.Add(e.Data);
@@ -338,7 +344,7 @@ public sealed class EmbeddedKafkaBroker : IAsyncDisposable
         }
         process.BeginOutputReadLine();
         process.BeginErrorReadLine();
-        return new Launched(plan, process, ready.Task, output);
+        return new Launched(plan, process, ready.Task, output, channel);
     }
 
     private sealed record NodePlan(int NodeId, string DataDirectory, string BootstrapServer, IReadOnlyDictionary<string, string> Config)
@@ -356,7 +362,11 @@ public sealed class EmbeddedKafkaBroker : IAsyncDisposable
         public string LogFile => Path.Combine(DataDirectory, "broker.log");
     }
 
-    private sealed record Launched(NodePlan Plan, Process Process, Task<string> Ready, BrokerProcess.OutputTail Output);
+    private sealed record Launched(NodePlan Plan, Process Process, Task<string> Ready, BrokerProcess.OutputTail Output, NodeChannel Channel);
+
+    /// <summary>What starting a node again on its data needs.</summary>
+    private sealed record Relaunch(string Java, string ClassPath, IReadOnlyList<NodePlan> Plans, string ClusterId, EmbeddedKafkaBrokerOptions Options,
+        BrokerClassArchive? Archive);
 
     /// <summary>Completes when every node's JVM has ended, whatever the reason.</summary>
     public Task Exited { get; }
@@ -394,7 +404,46 @@ public sealed class EmbeddedKafkaBroker : IAsyncDisposable
             });
             return;
         }
-        NodeExited?.Invoke(node, exit);
+        // A fault's kill or graceful stop is the run's doing, said in its result: not a crash to report.
+        if (!node.ExitExpected) NodeExited?.Invoke(node, exit);
+    }
+
+    /// <summary>Starts a node that ended (killed, stopped) again on its data, and returns once the cluster lists every
+    /// broker again (a fault's second half, or healing).</summary>
+    /// <param name="nodeId">The node's id, from 1.</param>
+    /// <param name="cancellationToken">Stops waiting; the new JVM is then killed.</param>
+    /// <exception cref="BrokerStartException">It did not become ready.</exception>
+    internal async Task RestartNodeAsync(int nodeId, CancellationToken cancellationToken)
+    {
+        var relaunch = _relaunch ?? throw new InvalidOperationException("The cluster cannot start nodes again.");
+        var node = Nodes[nodeId - 1];
+        if (!node.Exited.IsCompleted) throw new InvalidOperationException($"Node {nodeId} still runs.");
+        var plan = relaunch.Plans[nodeId - 1];
+        var launched = Launch(relaunch.Java, relaunch.ClassPath, plan, relaunch.ClusterId, Nodes.Count, relaunch.Options, relaunch.Archive?.OptionFor(nodeId));
+        try
+        {
+            await launched.Ready.WaitAsync(relaunch.Options.StartTimeout + TimeSpan.FromSeconds(10), cancellationToken).ConfigureAwait(false);
+        }
+        catch (Exception ex)
+        {
+            try
+            {
+                if (!launched.Process.HasExited) launched.Process.Kill(entireProcessTree: true);
+            }
+            catch (InvalidOperationException)
+            {
+                // Gone already.
+            }
+            if (ex is OperationCanceledException) throw;
+            throw new BrokerStartException($"node {nodeId} did not start again: {ex.Message}" + BrokerProcess.Section("JVM output", launched.Output.Lines()), ex);
+        }
+        node.Replace(launched.Process, launched.Channel);
+        if (Volatile.Read(ref _disposed) != 0)
+        {
+            node.Kill();
+            return;
+        }
+        WatchExit(node);
     }
 
     /// <summary>Ends one node's JVM at once with SIGKILL, as a crash would, and waits until it is gone; the cluster goes

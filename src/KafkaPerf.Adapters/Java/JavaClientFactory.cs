@@ -141,6 +141,22 @@ public sealed class JavaClientFactory : IBenchClientFactory
     }
 
     /// <inheritdoc />
+    /// <remarks>Defaults read from kafka-clients 4.3.1's ProducerConfig and librdkafka 2.16's CONFIGURATION.md; the effective
+    /// values of both are in every result (the clients' configurations).</remarks>
+    public IReadOnlyList<string> FailoverWarnings(ClientSettings settings)
+    {
+        ArgumentNullException.ThrowIfNull(settings);
+        var differences = new List<string>();
+        void Differs(string javaKey, string what) { if (!settings.Overrides.ContainsKey(javaKey)) differences.Add(what); }
+        Differs("delivery.timeout.ms", "a record's delivery timeout 120 s against 300 s (delivery.timeout.ms; librdkafka's message.timeout.ms)");
+        Differs("reconnect.backoff.max.ms", "the longest reconnect backoff 1 s against 10 s (reconnect.backoff.max.ms; 50 ms against 100 ms at first)");
+        Differs("socket.connection.setup.timeout.ms", "a connection's set-up timeout 10 s growing to 30 s against 30 s (socket.connection.setup.timeout.ms)");
+        Differs("request.timeout.ms", "how long a request may go unanswered: 30 s in both (request.timeout.ms), and librdkafka's socket.timeout.ms of 60 s besides");
+        if (differences.Count == 0) return [];
+        return [$"The clients' failover settings differ by default, the Java client's against librdkafka's: {string.Join("; ", differences)}. Each result keeps the effective values; set them with -X CLIENT:KEY=VALUE to compare like with like (docs/failover.md)."];
+    }
+
+    /// <inheritdoc />
     /// <exception cref="PrerequisiteException">The JVM cannot start, or no broker answered within the timeout.</exception>
     public IBenchClient Create(ClientConnection connection) => new JavaClient(JavaRuntime.Get(_options), connection, _options, _style);
 }

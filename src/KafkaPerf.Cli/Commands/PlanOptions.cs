@@ -60,6 +60,12 @@ internal static class PlanOptions
     public static readonly Option<bool> UsePrefetch = new("--use-prefetch") { Description = "Consumers that can prefetch on a thread of their own (java, java-batched, java-records) do so; the result records it." };
     public static readonly Option<string?> StallTimeout = new("--stall-timeout") { Description = "Any wait that sees no progress for this long - no acknowledgement, no record, no answer from the broker - fails its run and says what stalled (default 30s); after a failed run, a --bootstrap cluster that does not answer for this long stops the plan." };
 
+    public static readonly Option<string[]> Fault = new("--fault") { Description = "A fault fired in every measured run at a rate, from the start of its measured part (repeatable): kill:leader@10s, restart:leader@10s+5s, pause:leader@10s+5s (SIGSTOP, SIGCONT 5 s later), stop:leader@10s (graceful), move-leader@10s, exec@10s:COMMAND (your own, e.g. on a cluster you run; +30s after the time sets its time limit, default 60s); node:N or controller in place of leader. The cluster is healed and checked before the next run. See docs/failover.md." };
+    public static readonly Option<string?> RecoverySlo = new("--slo") { Description = "With --fault: a latency goal on response time (e.g. p99<20ms; p50, p99, p99.9 or max) - each fault's result says when every interval met it again." };
+
+    /// <summary>The fault options of <c>run</c>, after the replication.</summary>
+    public static Option[] Faults => [Fault, RecoverySlo];
+
     /// <summary>The plan options of <c>run</c>, in --help's order (the broker's and the outputs' come between them).</summary>
     public static Option[] RunHead => [PlanFile, Clients, References, Scenarios, Sizes, Messages, Repeat, Rate, Duration, LoadWarmup, ClusterWarmup, Interval, Producers, Consumers];
 
@@ -72,7 +78,7 @@ internal static class PlanOptions
     /// <summary>The sweeps and topics, after the replication.</summary>
     public static Option[] Sweeps => [Acks, LingerMs, BatchSize, MaxInFlight, Compression, SendBuffer, ReceiveBuffer, FetchMinBytes, Partitions, Overrides, TopicPrefix, KeepTopics, Payload, UsePrefetch];
 
-    private static IEnumerable<Option> All(bool findRate) => [.. findRate ? FindRateHead : RunHead, .. Replication, .. Sweeps, StallTimeout];
+    private static IEnumerable<Option> All(bool findRate) => [.. findRate ? FindRateHead : RunHead, .. Replication, .. findRate ? [] : Faults, .. Sweeps, StallTimeout];
 
     /// <summary>Reads the plan: <c>--plan FILE</c>, or the plan's options.</summary>
     /// <param name="parse">The command line.</param>
@@ -131,6 +137,7 @@ internal static class PlanOptions
         if (parse.GetValue(FetchMinBytes) is { } fetch) builder.FetchMinBytes(Numbers(fetch, "fetch.min.bytes"));
         if (parse.GetValue(Partitions) is { } partitions) builder.Partitions(Numbers(partitions, "partitions"));
         builder.Replication(parse.GetValue(ReplicationFactor), parse.GetValue(MinInSyncReplicas));
+        if (!findRate) builder.Faults(parse.GetValue(Fault) ?? [], parse.GetValue(RecoverySlo));
         if (findRate) builder.Rates(search!.StartRate);
         else if (IsDefault(parse, Messages)) builder.DefaultMessageCounts(messages);
         else builder.MessageCounts(messages);

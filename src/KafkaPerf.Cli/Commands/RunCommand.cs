@@ -24,7 +24,7 @@ internal sealed class RunCommand(ClientCatalog catalog, EmbeddedKafkaBrokerOptio
     public Command Build()
     {
         var command = new Command("run", "Run a benchmark matrix and print the comparison tables.");
-        foreach (var option in (Option[])[.. PlanOptions.RunHead, ClientCatalog.Plugin, .. BrokerOptions.All, .. PlanOptions.Replication, .. PlanOptions.Sweeps,
+        foreach (var option in (Option[])[.. PlanOptions.RunHead, ClientCatalog.Plugin, .. BrokerOptions.All, .. PlanOptions.Replication, .. PlanOptions.Faults, .. PlanOptions.Sweeps,
             .. OutputOptions.All, .. StoreOptions.ForRun, PlanOptions.StallTimeout, .. DistributionOptions.All, .. SecurityOptions.All])
             command.Options.Add(option);
         command.SetAction((parse, ct) => ExecuteAsync(parse, findRate: false, shutdown.Token));
@@ -85,7 +85,9 @@ internal sealed class RunCommand(ClientCatalog catalog, EmbeddedKafkaBrokerOptio
             return CliErrors.BadInput(ex.Message, ex.InnerException ?? ex);
         }
         foreach (var note in notes) Console.Error.WriteLine(note);
-        plan = WithClusterWarmup(parse, plan, registry, source, distribution, outputs.Log);
+        (plan, var warmupNotice) = WithClusterWarmup(parse, plan, registry, source, distribution);
+        if (distribution is not null && plan.Faults.Count > 0)
+            return CliErrors.BadInput("--fault runs with the clients of this process only: workers (--processes, --workers) do not take faults yet; leave them out.");
 
         var log = outputs.Log;
         var checkpoints = new CheckpointFiles(outputs.Folder, stem, outputs.Formats, Console.Error);
@@ -101,6 +103,8 @@ internal sealed class RunCommand(ClientCatalog catalog, EmbeddedKafkaBrokerOptio
         if (session.Validate() is { Count: > 0 } findings) return CliErrors.BadInput(string.Join(Environment.NewLine, findings.Select(f => f.Message)));
         if (session.NeedsBroker && source is BrokerSource.EmbeddedBroker embedded && BrokerOptions.DiskShortfall(plan, embedded.Options) is { } shortfall)
             return CliErrors.BadInput(shortfall);
+        // Said once the plan is known to be valid: a refused plan gets its one line only.
+        if (warmupNotice is not null) log?.WriteLine(warmupNotice);
         if (distribution is not null && !session.NeedsBroker)
             return CliErrors.BadInput("--workers and --processes meet on the Kafka cluster: a plan whose clients need no broker (memory) runs in this process; leave them out.");
         if (ResultFiles.CheckWritable(outputs.Folder, out string? createdOutput) is { } unwritable) return CliErrors.BadInput(unwritable);
@@ -160,17 +164,16 @@ internal sealed class RunCommand(ClientCatalog catalog, EmbeddedKafkaBrokerOptio
 
     /// <summary>The cluster warm-up the plan gets: by default a rate plan or a search on a broker the tool starts warms it
     /// up first (a new broker's first cells measure its JVMs compiling: docs/BENCHMARKS.md, "A just-started cluster").</summary>
-    private static BenchmarkPlan WithClusterWarmup(ParseResult parse, BenchmarkPlan plan, ClientRegistry registry, BrokerSource source, Distribution? distribution, TextWriter? log)
+    private static (BenchmarkPlan Plan, string? Notice) WithClusterWarmup(ParseResult parse, BenchmarkPlan plan, ClientRegistry registry, BrokerSource source, Distribution? distribution)
     {
         bool needsBroker = plan.Clients.Any(c => registry.TryGet(c, out var factory) && factory.RequiresBroker);
         bool typed = !PlanOptions.IsDefault(parse, PlanOptions.ClusterWarmup);
         if (typed || parse.GetValue(PlanOptions.PlanFile) is not null || !plan.IsRate || distribution is not null || !needsBroker
-            || source is not (BrokerSource.EmbeddedBroker or BrokerSource.ContainerBroker)) return plan;
+            || source is not (BrokerSource.EmbeddedBroker or BrokerSource.ContainerBroker)) return (plan, null);
         int brokers = source.KnownBrokers ?? 1;
         var warmup = ClusterWarmupDefaults.For(brokers);
-        log?.WriteLine(string.Create(CultureInfo.InvariantCulture,
+        return (plan with { ClusterWarmup = warmup }, string.Create(CultureInfo.InvariantCulture,
             $"kafkaperf: the {(brokers == 1 ? "broker" : "cluster")} this plan starts is warmed up first, for {warmup.TotalSeconds:0} s ({(brokers == 1 ? "one broker" : $"{brokers} brokers")}: docs/BENCHMARKS.md, \"{(brokers == 1 ? "One just-started broker" : "A just-started cluster")}\"); --cluster-warmup 0s for none, or another length."));
-        return plan with { ClusterWarmup = warmup };
     }
 
     /// <summary>Starts the session's broker and workers; a failure is said in one line and its exit code returned.</summary>

@@ -37,6 +37,9 @@ public sealed record ClientConnection(string? BootstrapServers, string? BrokerVe
     /// go with it, and nobody need be told to delete them.</summary>
     public bool Ephemeral { get; init; }
 
+    /// <summary>What the cluster can do to itself for <c>--fault</c>; <see langword="null"/> where faults cannot run.</summary>
+    public IFaultInjector? Faults { get; init; }
+
     /// <summary>What to call the broker in a line for the user, e.g. <c>the embedded broker</c>.</summary>
     public string BrokerName { get; init; } = "the Kafka cluster";
 

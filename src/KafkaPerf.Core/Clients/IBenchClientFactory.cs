@@ -39,6 +39,12 @@ public interface IBenchClientFactory
     /// <returns>One line per caveat; empty when there is none.</returns>
     IReadOnlyList<string> SettingsWarnings(ClientSettings settings) => [];
 
+    /// <summary>Where this client's defaults for the settings that govern failover (timeouts, retries, backoffs,
+    /// metadata refresh, idempotence) differ from the other clients', said when a plan has faults (<c>--fault</c>).</summary>
+    /// <param name="settings">The settings a variant gives this client.</param>
+    /// <returns>Warnings; empty by default.</returns>
+    IReadOnlyList<string> FailoverWarnings(ClientSettings settings) => [];
+
     /// <summary>Creates the client. Any start-up cost (a JVM, a connection) is paid here, outside timing.</summary>
     /// <param name="connection">Where to connect.</param>
     /// <returns>A client that the caller disposes.</returns>

@@ -37,6 +37,19 @@ public sealed class ConcurrentKeyVerifier
     /// <summary>Expected keys never seen.</summary>
     public long Lost => ExpectedCount - Distinct;
 
+    /// <summary>Keys seen here and not by <paramref name="other"/> (a verifier of as many keys); exact once both have
+    /// stopped.</summary>
+    /// <param name="other">The other verifier.</param>
+    /// <returns>The count.</returns>
+    public long CountNotIn(ConcurrentKeyVerifier other)
+    {
+        ArgumentNullException.ThrowIfNull(other);
+        if (other.ExpectedCount != ExpectedCount) throw new ArgumentException("The verifiers expect different keys.", nameof(other));
+        long count = 0;
+        for (int i = 0; i < _seen.Length; i++) count += (long)ulong.PopCount(Volatile.Read(ref _seen[i]) & ~Volatile.Read(ref other._seen[i]));
+        return count;
+    }
+
     /// <summary>Records one arrival.</summary>
     /// <param name="key">The key that arrived.</param>
     /// <param name="distinct">The count of distinct keys after this one, when it was new.</param>

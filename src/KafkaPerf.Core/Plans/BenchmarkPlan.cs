@@ -130,6 +130,12 @@ public sealed record BenchmarkPlan
     /// <summary>Tolerance band of the on-par verdict (0.05 = ±5 %).</summary>
     public double Tolerance { get; init; } = 0.05;
 
+    /// <summary>Faults fired in every measured run, as <c>--fault</c> spells them (<see cref="Clients.FaultSpec"/>).</summary>
+    public IReadOnlyList<string> Faults { get; init; } = [];
+
+    /// <summary>The latency goal that recovery from a fault is measured against (<c>run --slo</c>), e.g. <c>p99&lt;20ms</c>.</summary>
+    public string? RecoveryGoal { get; init; }
+
     /// <summary>The cells, in the order they run.</summary>
     /// <returns>Every cell of the matrix.</returns>
     public IEnumerable<PlanCell> Cells()

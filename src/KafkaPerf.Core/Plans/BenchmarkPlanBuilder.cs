@@ -261,6 +261,19 @@ public sealed class BenchmarkPlanBuilder
     /// <returns>This builder.</returns>
     public BenchmarkPlanBuilder StallTimeout(TimeSpan timeout) { _options = _options with { StallTimeout = timeout }; return this; }
 
+    /// <summary>Faults fired in every measured run at a rate (<see cref="FaultSpec"/>), and the latency goal that
+    /// recovery from them is measured against.</summary>
+    /// <param name="faults">As <c>--fault</c> spells them, e.g. <c>kill:leader@10s</c>.</param>
+    /// <param name="recoveryGoal">E.g. <c>p99&lt;20ms</c>; <see langword="null"/> for none.</param>
+    /// <returns>This builder.</returns>
+    public BenchmarkPlanBuilder Faults(IEnumerable<string> faults, string? recoveryGoal = null)
+    {
+        ArgumentNullException.ThrowIfNull(faults);
+        var parsed = faults.Select(f => FaultSpec.TryCanonical(f)).ToList();
+        _options = _options with { Faults = parsed, RecoveryGoal = string.IsNullOrWhiteSpace(recoveryGoal) ? null : recoveryGoal.Trim() };
+        return this;
+    }
+
     /// <summary>Tolerance band of the on-par verdict.</summary>
     /// <param name="tolerance">A fraction in [0, 1): 0.05 is ±5 %.</param>
     /// <returns>This builder.</returns>
@@ -315,6 +328,9 @@ public sealed class BenchmarkPlanBuilder
         CheckRange(_producers, "producers", errors);
         CheckRange(_consumers, "consumers", errors);
         ValidateLoad(errors);
+        // Checked on the plan as it would be built, once everything it is built from is valid.
+        if (errors.All(e => e.Severity != ValidationSeverity.Error))
+            foreach (var fault in FaultChecks.PlanErrors(Compose())) Error(fault);
         if (_options.Payload == PayloadKind.File)
         {
             var file = _options.PayloadFile;
@@ -345,9 +361,15 @@ public sealed class BenchmarkPlanBuilder
         if (findings.Any(f => f.Severity == ValidationSeverity.Error))
             throw new PlanValidationException(findings);
 
-        return _options with
+        return Compose() with
         {
             Warnings = [.. _warnings, .. findings.Where(f => f.Severity == ValidationSeverity.Warning).Select(f => f.Message)],
+        };
+    }
+
+    private BenchmarkPlan Compose() =>
+        _options with
+        {
             Clients = [.. _clients, .. _references],
             References = [.. _references],
             Scenarios = [.. _scenarios.Distinct()],
@@ -360,7 +382,6 @@ public sealed class BenchmarkPlanBuilder
             ClientOverrides = _overrides.ToDictionary(
                 pair => pair.Key, pair => (IReadOnlyDictionary<string, string>)new Dictionary<string, string>(pair.Value), StringComparer.OrdinalIgnoreCase),
         };
-    }
 
     /// <summary>The common knob a client's own key sets (librdkafka and the Java client spell some differently).</summary>
     private static string? KnobOf(string key) => key switch

@@ -138,7 +138,8 @@ public static class PlanDocument
             .Consume(plan.UsePrefetch, plan.CheckPayload)
             .StallTimeout(plan.StallTimeout)
             .Tolerance(plan.Tolerance)
-            .ClusterWarmup(plan.ClusterWarmup);
+            .ClusterWarmup(plan.ClusterWarmup)
+            .Faults(plan.Faults, plan.RecoveryGoal);
         // Only an interval that was set: the builder refuses one for a plan of bursts, which keeps the default.
         if (plan.Interval != KafkaPerf.Scenarios.Load.RateLoad.DefaultInterval) builder.Interval(plan.Interval);
         if (plan.Payload == PayloadKind.File) builder.PayloadFile(plan.PayloadFile ?? string.Empty);

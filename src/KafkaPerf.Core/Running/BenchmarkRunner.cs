@@ -47,7 +47,8 @@ public sealed class BenchmarkRunner
     public IReadOnlyList<ValidationError> Validate(BenchmarkPlan plan)
     {
         ArgumentNullException.ThrowIfNull(plan);
-        return _checks.Validate(plan);
+        return [.. _checks.Validate(plan),
+            .. FaultChecks.ClusterErrors(plan, _connection, Remote is not null).Select(e => new ValidationError(ValidationSeverity.Error, e))];
     }
 
     /// <summary>Receives the result after every run, before the next one starts (the CLI's checkpoint files);
@@ -115,6 +116,8 @@ public sealed class BenchmarkRunner
                 .Concat(_checks.ColdClusterWarning(plan, Remote, _servedLoad)));
             progress.OnPlanStarted(plan);
 
+            if (plan.Faults.Count > 0 && Remote is null)
+                abortReason = await Faults.FaultHealing.CheckBeforeAsync(connection, plan, cancellationToken);
             int sequence = 0;
             var payloads = new Dictionary<int, byte[]>();
             // Read once, before anything is timed.
@@ -132,6 +135,7 @@ public sealed class BenchmarkRunner
                     undeleted, runTokens.Token, cancellationToken);
             foreach (var cell in plan.Cells())
             {
+                if (abortReason is not null) break;
                 using var cellSpan = KafkaPerfTelemetry.StartCell(cell);
                 var payload = PayloadOf(cell.PayloadBytes);
 
@@ -161,6 +165,11 @@ public sealed class BenchmarkRunner
                     var record = Remote is { } remote
                         ? await RunExecutor.RunRemoteAsync(remote, run, plan, runTokens.Token)
                         : await _runs.RunOneAsync(plan, run, clients[name], payload, warnings, progress, broker, undeleted, null, runTokens.Token, cancellationToken);
+                    if (record.Faults is not null && abortReason is null && broker.Exit is null)
+                    {
+                        // No run starts on a damaged cluster: the node back, every replica in sync, leaders where they were.
+                        (record, abortReason) = await Faults.FaultHealing.HealAfterAsync(connection, plan, record, cancellationToken);
+                    }
                     if (Remote?.Describe(name) is { } described && infos[name].LibraryVersion == "(on the workers)") infos[name] = described;
                     inProgress = null;
                     if (broker.Exit is { } during && !record.Succeeded)

@@ -62,7 +62,8 @@ public sealed class BenchmarkSession : IAsyncDisposable
     public IReadOnlyList<ValidationError> Validate()
     {
         var connection = _broker?.Connection
-            ?? (_source is null ? ClientConnection.None : new ClientConnection("(not started yet)") { Brokers = _source.KnownBrokers });
+            ?? (_source is null ? ClientConnection.None
+                : new ClientConnection("(not started yet)") { Brokers = _source.KnownBrokers, Faults = new Faults.FaultPreview(_source) });
         return new BenchmarkRunner(_registry, connection).Validate(Plan);
     }
 

@@ -13,6 +13,12 @@ public interface IBrokerSource
     /// size); <see langword="null"/> otherwise. A plan that needs more is refused before anything starts.</summary>
     int? KnownBrokers { get; }
 
+    /// <summary>Why a fault (<c>--fault</c>) cannot run on this source's cluster, in one line, asked before anything
+    /// starts; <see langword="null"/> when it can (or when only the started cluster can say).</summary>
+    /// <param name="fault">The fault.</param>
+    /// <returns>The refusal, or <see langword="null"/>.</returns>
+    string? RefuseFault(FaultSpec fault) => null;
+
     /// <summary>Starts the broker, or checks that the cluster answers.</summary>
     /// <param name="log">Progress lines (<c>kafkaperf: …</c>), or <see langword="null"/> for none.</param>
     /// <param name="cancellationToken">Stops the start; nothing is left behind.</param>

@@ -55,7 +55,8 @@ internal sealed class PlanChecks
     }
 
     internal IEnumerable<string> SettingsWarnings(BenchmarkPlan plan) =>
-        plan.Clients.SelectMany(name => plan.SettingsVariants.SelectMany(variant => _registry.Get(name).SettingsWarnings(plan.SettingsFor(variant, name))))
+        plan.Clients.SelectMany(name => plan.SettingsVariants.SelectMany(variant => _registry.Get(name).SettingsWarnings(plan.SettingsFor(variant, name))
+                .Concat(plan.Faults.Count > 0 ? _registry.Get(name).FailoverWarnings(plan.SettingsFor(variant, name)) : [])))
             .Distinct(StringComparer.Ordinal);
 
     /// <summary>A rate plan on a cluster started for it, without a cluster warm-up: its first cells measure the cluster's

@@ -69,6 +69,7 @@ internal sealed class RunExecutor
                 measurement = RunRecord.Failed($"creating topic '{run.Topic}' failed: {TypeName(ex)}: {ex.Message}");
                 return run.Record(measurement);
             }
+            using var faults = Faults.FaultRun.For(plan, run, _connection, _clock);
             try
             {
                 if (beforeStart is not null) await beforeStart(runToken);
@@ -88,11 +89,13 @@ internal sealed class RunExecutor
                     Producers = cell.Settings.Producers ?? 1,
                     Consumers = cell.Settings.Consumers ?? 1,
                     Interval = plan.Interval,
+                    Faults = faults?.Watch,
                 };
                 // Garbage from the previous run is collected now, not inside the next timed section.
                 GC.Collect();
                 GC.WaitForPendingFinalizers();
                 GC.Collect();
+                faults?.Start(runToken);
                 var scenario = Task.Factory.StartNew(
                     () => Scenario.For(cell.Scenario, context).Run(context, runToken),
                     runToken, TaskCreationOptions.LongRunning, TaskScheduler.Default);
@@ -102,6 +105,12 @@ internal sealed class RunExecutor
             {
                 measurement = RunRecord.Failed(lost: cell.MessageCount, error: $"{TypeName(ex)}: {ex.Message}");
             }
+            catch (OperationCanceledException)
+            {
+                faults?.Abandon();
+                throw;
+            }
+            if (faults is not null) return await faults.FinishAsync(run.Record(measurement), client, plan.SettingsFor(cell, run.Client), plan.StallTimeout, runToken);
             return run.Record(measurement);
         }
         finally

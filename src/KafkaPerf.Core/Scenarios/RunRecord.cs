@@ -147,6 +147,9 @@ public sealed record RunRecord
     /// <see cref="Load.SendTimeRing.MaxCapacity"/> newer timed records (their response time was recorded).</summary>
     public long ServiceTimeMissed { get; init; }
 
+    /// <summary>The run's faults (<c>--fault</c>) and how its client recovered from each; <see langword="null"/> without.</summary>
+    public IReadOnlyList<FaultRecord>? Faults { get; init; }
+
     /// <summary>Each worker's part when workers ran the run together (<c>--workers</c>, <c>--processes</c>); the run's own
     /// figures are their sum, its histograms their exact merge. <see langword="null"/> for a run of this process.</summary>
     public IReadOnlyList<WorkerPart>? Workers { get; init; }

@@ -49,6 +49,9 @@ public sealed record ScenarioContext
     /// <summary>The clock.</summary>
     public IClock Clock { get; init; } = StopwatchClock.Instance;
 
+    /// <summary>What a run with faults records (load runs at a rate); <see langword="null"/> without faults.</summary>
+    public FaultWatch? Faults { get; init; }
+
     /// <summary>The consumer group of this run.</summary>
     public string GroupId => Topic + "__group";
 

@@ -284,6 +284,30 @@ public sealed class JavaClientTests(BrokerFixture fixture) : IDisposable
     }
 
     [Fact]
+    public void FailoverWarnings_DefaultsThatDifferFromLibrdkafka_OneLineNamingEachUntilSet()
+    {
+        var factory = new JavaClientFactory(batched: false, JavaTestJvm.Options);
+        var timeoutsSet = new Dictionary<string, string>
+        {
+            ["delivery.timeout.ms"] = "300000", ["reconnect.backoff.max.ms"] = "10000", ["socket.connection.setup.timeout.ms"] = "30000",
+        };
+
+        var defaults = Assert.Single(factory.FailoverWarnings(ClientSettings.ClientDefaults));
+        var onlyRequest = Assert.Single(factory.FailoverWarnings(ClientSettings.ClientDefaults with { Overrides = timeoutsSet }));
+        var none = factory.FailoverWarnings(ClientSettings.ClientDefaults with
+        {
+            Overrides = new Dictionary<string, string>(timeoutsSet) { ["request.timeout.ms"] = "30000" },
+        });
+
+        Assert.Contains("delivery timeout 120 s against 300 s", defaults, StringComparison.Ordinal);
+        Assert.Contains("reconnect backoff 1 s against 10 s", defaults, StringComparison.Ordinal);
+        Assert.DoesNotContain('\n', defaults);
+        Assert.DoesNotContain("delivery timeout", onlyRequest, StringComparison.Ordinal);
+        Assert.Contains("socket.timeout.ms of 60 s", onlyRequest, StringComparison.Ordinal);
+        Assert.Empty(none);
+    }
+
+    [Fact]
     public async Task CreateProducer_CommonSettings_MappedToJavaKeysWithEveryDefaultRecorded()
     {
         await OnTemporaryTopicAsync(JavaClientFactory.BatchedName, async (c, topic) =>

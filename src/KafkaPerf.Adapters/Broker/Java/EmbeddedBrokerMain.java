@@ -1,8 +1,9 @@
 package kafkaperf.broker;
 
+import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -28,7 +29,8 @@ import org.apache.kafka.common.utils.AppInfoParser;
  * <p>Protocol with the owner (EmbeddedKafkaBroker.cs), one line each on stdout:
  * {@code KAFKAPERF-READY <kafka version>} or {@code KAFKAPERF-FAILED <reason>}.
  *
- * <p>The owner holds the write end of this process's stdin and never writes to it. When that pipe closes - the
+ * <p>The owner holds the write end of this process's stdin and writes only commands to it (fault injection: see
+ * {@link NodeCommands}; {@code stop} for a graceful shutdown that keeps the data). When that pipe closes - the
  * owner disposed the broker, exited, or was killed, even with SIGKILL - this JVM deletes its data directory
  * and halts, so no broker outlives its owner. Ctrl+C in a terminal, and SIGTERM from tools that signal a whole process
  * group (timeout, service managers, CI cancellation), reach this JVM as well as its owner: once ready, the broker ignores
@@ -58,7 +60,7 @@ public final class EmbeddedBrokerMain {
         boolean standalone = "standalone".equals(args[6]);
         List<String> scramUsers = args.length == 8 ? Files.readAllLines(Path.of(args[7]), StandardCharsets.UTF_8) : List.of();
 
-        watchOwner(dataDir);
+        watchOwner(dataDir, bootstrap);
         format(config, clusterId, standalone, scramUsers);
 
         Thread server = new Thread(() -> kafka.Kafka.main(new String[] {config}), "kafkaperf-broker-main");
@@ -149,13 +151,23 @@ public final class EmbeddedBrokerMain {
         }
     }
 
-    /** A daemon thread that waits for the owner's pipe to close, then removes the data and halts the JVM. */
-    private static void watchOwner(Path dataDir) {
+    /**
+     * A daemon thread that reads the owner's commands (see {@link NodeCommands}) until the pipe closes, then removes the
+     * data and halts the JVM. A graceful stop ({@code stop}) keeps the data, so that the node can start again on it.
+     */
+    private static void watchOwner(Path dataDir, String adminAddress) {
         Thread watchdog = new Thread(() -> {
-            try (InputStream in = System.in) {
-                byte[] buffer = new byte[64];
-                while (in.read(buffer) >= 0) {
-                    // The owner never writes; anything read is ignored. Only end-of-stream matters.
+            NodeCommands commands = new NodeCommands(adminAddress);
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = in.readLine()) != null) {
+                    if ("stop".equals(line.trim())) {
+                        commands.close();
+                        // Kafka's own shutdown hook runs the controlled shutdown: leadership moves before the node goes.
+                        new Thread(() -> System.exit(0), "kafkaperf-graceful-stop").start();
+                        return;
+                    }
+                    commands.submit(line);
                 }
             } catch (IOException e) {
                 // A broken pipe means the same as end-of-stream: the owner is gone.

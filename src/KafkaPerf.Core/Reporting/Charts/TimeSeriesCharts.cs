@@ -35,9 +35,11 @@ internal static class TimeSeriesCharts
             }
             double rateMax = rateLines.SelectMany(s => s.Points).Select(p => p.Y).Where(double.IsFinite).DefaultIfEmpty(1).Max();
             string title = $"{Title(cell.Scenario)} rate over time, {ChartFormat.Bytes(cell.PayloadBytes)}{(cell.Rate is { } r1 ? $" at {ChartFormat.Count(r1)} msg/s" : string.Empty)}";
+            var bands = FaultBands(clients.SelectMany(c => c.Runs));
+            string faultNote = bands.Count == 0 ? string.Empty : " Shaded: from each fault to the partition's new leader or the node's return (medians over the runs).";
             yield return new ReportChart($"rate-{Name(cell.Scenario)}-{cell.PayloadBytes.ToString(CultureInfo.InvariantCulture)}b{suffix}", ChartKind.TimeSeries, title,
                 Render(title, setting, $"{what} msg/s", rateLines, Axis.LinearFromZero(rateMax * 1.1, ChartFormat.Count),
-                    $"Each point: records {what} per interval (median over the measured runs). Intervals before the warm-up's end count in no figure; a run's short last interval (the drain) is not drawn."));
+                    $"Each point: records {what} per interval (median over the measured runs). Intervals before the warm-up's end count in no figure; a run's short last interval (the drain) is not drawn.{faultNote}", bands));
 
             bool rateCell = cell.Rate is not null;
             var latencyLines = new List<XYChart.Series>();
@@ -59,9 +61,9 @@ internal static class TimeSeriesCharts
             yield return new ReportChart($"latency-time-{Name(cell.Scenario)}-{cell.PayloadBytes.ToString(CultureInfo.InvariantCulture)}b{suffix}", ChartKind.TimeSeries, latencyTitle,
                 Render(latencyTitle, setting, log ? $"{kind} ({unit}, log scale)" : $"{kind} ({unit})", latencyLines,
                     log ? Axis.Log(min, max, ChartFormat.Short) : Axis.LinearFromZero(max * 1.05, ChartFormat.Short),
-                    rateCell
+                    (rateCell
                         ? "Solid: p99, dashed: p50 of the records acknowledged or consumed in each interval, measured from when each was due (median over the measured runs)."
-                        : "Solid: p99, dashed: p50 of the records acknowledged or consumed in each interval, measured from when each was sent (median over the measured runs)."));
+                        : "Solid: p99, dashed: p50 of the records acknowledged or consumed in each interval, measured from when each was sent (median over the measured runs).") + faultNote, bands));
         }
     }
 
@@ -89,7 +91,25 @@ internal static class TimeSeriesCharts
         return points;
     }
 
-    private static string Render(string title, string subtitle, string yLabel, IReadOnlyList<XYChart.Series> lines, Axis y, string note)
+    /// <summary>Per fault of the runs: from its median firing time to the latest of the clients' median new-leader or
+    /// node-back times.</summary>
+    private static List<XYChart.Band> FaultBands(IEnumerable<RunRecord> runs)
+    {
+        var bands = new List<XYChart.Band>();
+        foreach (var fault in runs.SelectMany(r => (r.Faults ?? []).Select(f => (r.Client, Fault: f))).Where(x => x.Fault.FiredAtSeconds is not null).GroupBy(x => x.Fault.Fault))
+        {
+            double from = Statistics.Summary.Of(fault.Select(x => x.Fault.FiredAtSeconds!.Value)).Median;
+            double to = fault.GroupBy(x => x.Client).Select(c =>
+            {
+                var ends = c.Select(x => Math.Max(x.Fault.FiredAtSeconds!.Value + (x.Fault.ElectionSeconds ?? 0), x.Fault.BackAtSeconds ?? 0)).ToList();
+                return Statistics.Summary.Of(ends).Median;
+            }).DefaultIfEmpty(from).Max();
+            bands.Add(new XYChart.Band(from, to, fault.Key));
+        }
+        return bands;
+    }
+
+    private static string Render(string title, string subtitle, string yLabel, IReadOnlyList<XYChart.Series> lines, Axis y, string note, IReadOnlyList<XYChart.Band> bands)
     {
         double end = lines.SelectMany(s => s.Points).Select(p => p.X).Where(double.IsFinite).DefaultIfEmpty(1).Max();
         return new XYChart
@@ -102,6 +122,7 @@ internal static class TimeSeriesCharts
             Y = y,
             Lines = lines,
             Note = note,
+            Bands = bands,
         }.Render();
     }
 

@@ -30,6 +30,15 @@ internal sealed class XYChart
     /// <summary>Horizontal offset between the whiskers of different series at one x, so they do not hide each other.</summary>
     public double Dodge { get; init; }
 
+    /// <summary>Spans of the x axis to mark (a fault's window): shaded, a line at their start, labelled.</summary>
+    public IReadOnlyList<Band> Bands { get; init; } = [];
+
+    /// <summary>A marked span of the x axis.</summary>
+    /// <param name="From">Its start (a line is drawn there).</param>
+    /// <param name="To">Its end; equal to <paramref name="From"/> for a line alone.</param>
+    /// <param name="Label">What it is.</param>
+    internal sealed record Band(double From, double To, string Label);
+
     public string Render()
     {
         var svg = new SvgBuilder(Width, Height, Title);
@@ -79,6 +88,7 @@ internal sealed class XYChart
                 svg.Text(x, plotBottom + 6 + ChartTheme.TickSize, label, ChartTheme.TickSize, anchor: "middle", cssClass: "tick");
             }
             svg.EndGroup();
+            DrawBands(svg, plotTop, plotBottom);
             DrawSeries(svg);
         }
         else
@@ -96,6 +106,22 @@ internal sealed class XYChart
 
         DrawLegend(svg, legend);
         return svg.ToString();
+    }
+
+    private void DrawBands(SvgBuilder svg, double plotTop, double plotBottom)
+    {
+        if (Bands.Count == 0) return;
+        svg.BeginGroup("bands");
+        for (int i = 0; i < Bands.Count; i++)
+        {
+            var band = Bands[i];
+            if (!IsFinite(band.From)) continue;
+            double from = X.Map(band.From), to = IsFinite(band.To) ? X.Map(Math.Max(band.To, band.From)) : from;
+            if (to > from) svg.Rect(from, plotTop, to - from, plotBottom - plotTop, fill: "#f6dddd", cssClass: "fault-window");
+            svg.Line(from, plotTop, from, plotBottom, "#b03a2e", 1.4, "5 3");
+            svg.Text(from + 4, plotTop + 12 + (i * (ChartTheme.NoteSize + 4)), band.Label, ChartTheme.NoteSize, fill: "#b03a2e", cssClass: "fault-label");
+        }
+        svg.EndGroup();
     }
 
     private void DrawSeries(SvgBuilder svg)

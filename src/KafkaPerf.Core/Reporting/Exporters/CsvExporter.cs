@@ -15,12 +15,16 @@ public sealed class CsvExporter : ResultExporterBase
 
     /// <inheritdoc />
     /// <remarks>Load runs add their time series: one row per run and interval (<c>-intervals.csv</c>), and the intervals'
-    /// histograms in HdrHistogram's log format (<c>-intervals.hlog</c>).</remarks>
+    /// histograms in HdrHistogram's log format (<c>-intervals.hlog</c>); runs with faults, one row per run and fault
+    /// (<c>-faults.csv</c>).</remarks>
     public override IReadOnlyList<CompanionFile> CompanionFiles(BenchmarkResult result)
     {
         ArgumentNullException.ThrowIfNull(result);
-        if (!result.Runs.Any(r => r.Intervals is { Count: > 0 })) return [];
-        return [new CompanionFile("intervals", "csv", writer => IntervalCsv.Write(result, writer)), new CompanionFile("intervals", "hlog", writer => HistogramLog.Write(result, writer))];
+        var files = new List<CompanionFile>();
+        if (result.Runs.Any(r => r.Intervals is { Count: > 0 }))
+            files.AddRange([new CompanionFile("intervals", "csv", writer => IntervalCsv.Write(result, writer)), new CompanionFile("intervals", "hlog", writer => HistogramLog.Write(result, writer))]);
+        if (result.Runs.Any(r => r.Faults is { Count: > 0 })) files.Add(new CompanionFile("faults", "csv", writer => Write(FaultTables.Rows(result), writer)));
+        return files;
     }
 
     /// <inheritdoc />

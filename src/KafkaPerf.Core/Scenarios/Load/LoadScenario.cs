@@ -58,7 +58,7 @@ public sealed class LoadScenario : IScenario
         if (context.Load is not null && Kind == ScenarioKind.Consume)
             throw new ArgumentException("A consume reads a filled topic as fast as it can: a rate applies to produce and roundtrip.", nameof(context));
         var schedule = new SendSchedule(context.Load, context.Clock.Frequency, context.MessageCount);
-        var state = new LoadState(schedule, context.Clock);
+        var state = new LoadState(schedule, context.Clock) { Faults = context.Faults };
         using var run = new LoadRun(this, context, state, cancellationToken);
         return run.Execute();
     }
@@ -114,6 +114,7 @@ public sealed class LoadScenario : IScenario
             _schedule.Start = origin;
             _state.WarmupEnd = _schedule.IsRate ? _schedule.DueAt(_schedule.WarmupRecords) : origin;
             var startedAtUtc = DateTimeOffset.UtcNow + TimeSpan.FromSeconds(_state.Ticks.ToSeconds(origin - now));
+            _context.Faults?.OnStarted(origin, _state.WarmupEnd);
             // A warm-up at the rate is part of the run but of no figure: the resources and the client's counters of the
             // measured part are read again when it ends, on the sampler's thread (a few reads, none on a sending thread).
             // Only at a rate: a consume run's series starts before its origin, and its figures include the group join.

@@ -42,6 +42,7 @@ internal sealed class LoadDeliverySink : IDeliverySink
 
     public void OnDelivered(long key)
     {
+        if (_state.Faults is { } faults) faults.OnAcknowledged(key, _state.Clock.GetTimestamp());
         if (_recordLatency && _state.Schedule.IsTimed(key))
         {
             long now = _state.Clock.GetTimestamp();
@@ -55,6 +56,7 @@ internal sealed class LoadDeliverySink : IDeliverySink
     {
         Interlocked.CompareExchange(ref _firstError, reason, null);
         Interlocked.Increment(ref _failed);
+        _state.Faults?.OnFailed(reason);
     }
 }
 
@@ -98,6 +100,7 @@ internal sealed class LoadRecordSink : IRecordSink
     {
         _consumed.IncrementSingleWriter();
         bool first = _verifier.Observe(key, out long distinct);
+        if (first && _state.Faults is { } faults) faults.OnArrived(key, _state.Clock.GetTimestamp());
         if (_recordLatency && first && _state.Schedule.IsTimed(key))
         {
             long now = _state.Clock.GetTimestamp();

@@ -30,6 +30,9 @@ internal sealed class LoadState(SendSchedule schedule, IClock clock)
 
     public List<LoadCounter> ConsumedCounters { get; } = [];
 
+    /// <summary>What a run with faults records beside its figures; <see langword="null"/> without faults.</summary>
+    public FaultWatch? Faults { get; init; }
+
     /// <summary>The clock time the warm-up ends (the first measured record is due); set with the schedule's start.</summary>
     public long WarmupEnd { get; set; }
 

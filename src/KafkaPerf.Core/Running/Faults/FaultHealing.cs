@@ -1,0 +1,38 @@
+using System.Diagnostics;
+using KafkaPerf.Clients;
+using KafkaPerf.Plans;
+using KafkaPerf.Scenarios;
+
+namespace KafkaPerf.Running.Faults;
+
+/// <summary>Heals the cluster after a run with faults, and checks it before the first: no run starts on a damaged
+/// cluster.</summary>
+internal static class FaultHealing
+{
+    /// <summary>How long healing may take at the least: a killed node starts again and its replicas catch up.</summary>
+    private static readonly TimeSpan MinimumHealTime = TimeSpan.FromMinutes(2);
+
+    /// <summary>Heals the cluster after <paramref name="record"/>'s run; the record gets the time it took.</summary>
+    /// <returns>The record, and why the plan must stop when the cluster could not be healed.</returns>
+    internal static async Task<(RunRecord Record, string? AbortReason)> HealAfterAsync(ClientConnection connection, BenchmarkPlan plan, RunRecord record,
+        CancellationToken cancellationToken)
+    {
+        if (connection.Faults is not { } injector) return (record, null);
+        long started = Stopwatch.GetTimestamp();
+        var damage = await injector.HealAsync(Timeout(plan), cancellationToken);
+        double seconds = Stopwatch.GetElapsedTime(started).TotalSeconds;
+        record = record with { Faults = [.. record.Faults!.Select(f => f with { HealSeconds = seconds })] };
+        return (record, damage is null ? null : $"the cluster could not be healed after run {record.Sequence} within {Timeout(plan).TotalSeconds:0} s ({damage}), and no run starts on a damaged cluster");
+    }
+
+    /// <summary>Checks (and heals) the cluster before the plan's first run with faults.</summary>
+    /// <returns>Why the plan must not start; <see langword="null"/> when the cluster is whole.</returns>
+    internal static async Task<string?> CheckBeforeAsync(ClientConnection connection, BenchmarkPlan plan, CancellationToken cancellationToken)
+    {
+        if (connection.Faults is not { } injector) return null;
+        var damage = await injector.HealAsync(Timeout(plan), cancellationToken);
+        return damage is null ? null : $"the cluster was not whole before the first run with faults ({damage}) within {Timeout(plan).TotalSeconds:0} s";
+    }
+
+    private static TimeSpan Timeout(BenchmarkPlan plan) => plan.StallTimeout * 2 > MinimumHealTime ? plan.StallTimeout * 2 : MinimumHealTime;
+}

@@ -1,0 +1,160 @@
+using KafkaPerf.Adapters.Broker;
+using KafkaPerf.Adapters.Confluent;
+using KafkaPerf.Adapters.Java;
+using KafkaPerf.Adapters.Tests.Java;
+using KafkaPerf.Clients;
+using KafkaPerf.Plans;
+using KafkaPerf.Running;
+using KafkaPerf.Scenarios;
+
+namespace KafkaPerf.Adapters.Tests.Broker;
+
+/// <summary>One three-node embedded cluster for the failover tests, its brokers fenced after 3 s of silence (9 s by
+/// default) so that a killed leader's successor is elected within a short run.</summary>
+public sealed class FailoverClusterFixture : IAsyncLifetime
+{
+    private ConnectedBroker? _broker;
+
+    public ConnectedBroker Broker => _broker ?? throw new InvalidOperationException("The cluster has not started.");
+
+    public EmbeddedKafkaBroker Cluster => Broker.Embedded!;
+
+    public async ValueTask InitializeAsync() => _broker = await ConnectedBroker.ConnectAsync(BrokerSource.Embedded(new EmbeddedKafkaBrokerOptions
+    {
+        Brokers = 3,
+        HeapMegabytes = 384,
+        ExtraConfig = new Dictionary<string, string> { ["broker.session.timeout.ms"] = "3000", ["broker.heartbeat.interval.ms"] = "500" },
+    }), null, TestContext.Current.CancellationToken);
+
+    public async ValueTask DisposeAsync()
+    {
+        if (_broker is not null) await _broker.DisposeAsync();
+    }
+}
+
+/// <summary>Faults fired inside runs at a rate on a real three-node cluster: each kind fires at its time, the result says
+/// so, the recovery figures hold together, and the cluster is whole again before the next run.</summary>
+public sealed class FailoverTests(FailoverClusterFixture fixture) : IClassFixture<FailoverClusterFixture>
+{
+    private const double FaultAt = 2;
+    private static readonly TimeSpan Warmup = TimeSpan.FromMilliseconds(500);
+
+    [Fact]
+    public async Task KillLeader_AcksAllIdempotenceMinIsr2_EachClientRecoversAfterTheElectionLosesNothingAndTheClusterIsHealedBetweenRuns()
+    {
+        var plan = Plan($"kill:leader@{FaultAt}s", "confluent", "java")
+            .Override("confluent", "enable.idempotence", "true").Override("java", "enable.idempotence", "true").Build();
+
+        var result = await Runner().RunAsync(plan, cancellationToken: TestPaths.Timeout(4));
+
+        Assert.Null(result.AbortReason);
+        Assert.Equal(2, result.Runs.Count);
+        foreach (var run in result.Runs)
+        {
+            Assert.True(run.Succeeded, $"{run.Client}: {run.Error}");
+            var fault = Assert.Single(run.Faults!);
+            Assert.Null(fault.Error);
+            Assert.Contains("SIGKILL node", fault.Did, StringComparison.Ordinal);
+            Assert.Equal(fault.LeaderBefore, fault.Node);
+            // At its time: the warm-up, then 2 s into the measured part (the timer may be late on a busy machine, never early).
+            Assert.InRange(fault.FiredAtSeconds!.Value, Warmup.TotalSeconds + FaultAt, Warmup.TotalSeconds + FaultAt + 1.5);
+            Assert.NotNull(fault.NewLeader);
+            Assert.NotEqual(fault.LeaderBefore, fault.NewLeader);
+            // The killed leader left the in-sync replicas too.
+            Assert.DoesNotContain(fault.Node!.Value.ToString(System.Globalization.CultureInfo.InvariantCulture), fault.InSyncAfter, StringComparison.Ordinal);
+            // The cluster fences a silent broker after its session timeout (3 s here): no election before a second.
+            Assert.InRange(fault.ElectionSeconds!.Value, 1, 20);
+            // The first acknowledgement after the kill comes after the kill, and after the new leader (seen every 50 ms).
+            Assert.True(fault.FirstAckAfterFaultSeconds > 0, $"{run.Client}: first ack {fault.FirstAckAfterFaultSeconds}");
+            Assert.True(fault.FirstAckAfterFaultSeconds >= fault.ElectionSeconds - 0.1,
+                $"{run.Client}: first ack {fault.FirstAckAfterFaultSeconds} s before the election {fault.ElectionSeconds} s");
+            Assert.NotNull(fault.FirstAckAfterElectionSeconds);
+            Assert.True(fault.SentInWindow > 0);
+            Assert.True(fault.PeakResponseMicros > fault.BaselineP99Micros, $"{run.Client}: the outage shows in the peak response");
+            Assert.Equal(0, fault.Lost);
+            Assert.Equal(0, fault.Duplicated);
+            Assert.Equal("acks=all, idempotence on", fault.Durability);
+            Assert.True(fault.HealSeconds > 0);
+        }
+        // Healed after each run: every node runs again, a new process where one was killed, and the cluster says so.
+        Assert.All(fixture.Cluster.Nodes, n => Assert.False(n.Exited.IsCompleted));
+        Assert.Null(await fixture.Broker.Connection.Faults!.HealAsync(TimeSpan.FromSeconds(5), TestContext.Current.CancellationToken));
+    }
+
+    [Theory]
+    [InlineData("restart:leader@2s+2s", "SIGKILL node")]
+    [InlineData("pause:leader@2s+5s", "SIGSTOP node")]
+    [InlineData("stop:leader@2s", "graceful stop of node")]
+    [InlineData("move-leader@2s", "moved the leadership of")]
+    public async Task OtherFaultKinds_FireAtTheirTimeTheClusterElectsAnotherLeaderAndIsHealedAfter(string spec, string did)
+    {
+        var pids = fixture.Cluster.Nodes.Select(n => n.ProcessId).ToList();
+        var plan = Plan(spec, "confluent").Build();
+
+        var result = await Runner().RunAsync(plan, cancellationToken: TestPaths.Timeout(3));
+
+        var run = Assert.Single(result.Runs);
+        Assert.True(run.Succeeded, run.Error);
+        var fault = Assert.Single(run.Faults!);
+        Assert.Null(fault.Error);
+        Assert.Contains(did, fault.Did, StringComparison.Ordinal);
+        Assert.InRange(fault.FiredAtSeconds!.Value, Warmup.TotalSeconds + FaultAt, Warmup.TotalSeconds + FaultAt + 1.5);
+        var kind = FaultSpec.Parse(spec).Kind;
+        if (kind is FaultKind.Restart or FaultKind.Pause)
+        {
+            // Undone at its time, 2 s or 5 s after the fault's (a restart once the node's JVM is ready again).
+            double back = Warmup.TotalSeconds + FaultAt + FaultSpec.Parse(spec).For!.Value.TotalSeconds;
+            Assert.InRange(fault.BackAtSeconds!.Value, back, back + (kind == FaultKind.Restart ? 30 : 1.5));
+        }
+        // Graceful ways hand the leadership over at once; a killed leader, or one paused for longer than the session timeout
+        // (3 s here), is fenced once it has passed.
+        Assert.NotNull(fault.NewLeader);
+        if (kind is FaultKind.Restart or FaultKind.Pause) Assert.True(fault.ElectionSeconds > 2, $"{spec}: election after {fault.ElectionSeconds} s");
+        // A node that went left the in-sync replicas; a moved leadership keeps them all.
+        if (kind == FaultKind.MoveLeader) Assert.Null(fault.InSyncChangeSeconds);
+        else Assert.NotNull(fault.InSyncChangeSeconds);
+        if (kind is FaultKind.MoveLeader or FaultKind.Stop) Assert.True(fault.ElectionSeconds < 2.5, $"{spec}: election after {fault.ElectionSeconds} s");
+        Assert.Equal(0, fault.Lost);
+        Assert.NotNull(fault.HealSeconds);
+        Assert.All(fixture.Cluster.Nodes, n => Assert.True(!n.Exited.IsCompleted && !n.IsPaused, $"node {n.NodeId} is not serving after healing"));
+        if (kind is FaultKind.Restart or FaultKind.Stop)
+            Assert.NotEqual(pids[fault.Node!.Value - 1], fixture.Cluster.Nodes[fault.Node.Value - 1].ProcessId);
+    }
+
+    [Fact]
+    public async Task Exec_RunsTheCommandAtItsTimeAndKeepsItsOutputAndExitCode()
+    {
+        var marker = Path.Combine(Path.GetTempPath(), "kafkaperf-exec-" + Guid.NewGuid().ToString("N"));
+        // A roundtrip: the records' arrivals are watched too.
+        var plan = Plan($"exec@1s:echo ran > {marker}; echo to stdout; echo to stderr >&2; exit 3", ScenarioKind.Roundtrip, "confluent").Build();
+        try
+        {
+            var result = await Runner().RunAsync(plan, cancellationToken: TestPaths.Timeout(3));
+
+            var fault = Assert.Single(Assert.Single(result.Runs).Faults!);
+            Assert.Equal("ran\n", await File.ReadAllTextAsync(marker, TestContext.Current.CancellationToken));
+            Assert.Equal(3, fault.ExitCode);
+            Assert.Contains("to stdout", fault.Output, StringComparison.Ordinal);
+            Assert.Contains("to stderr", fault.Output, StringComparison.Ordinal);
+            Assert.Contains("exit code 3", fault.Did, StringComparison.Ordinal);
+            // Nothing changed in the cluster: no other leader was seen, and records went on arriving.
+            Assert.Null(fault.NewLeader);
+            Assert.InRange(fault.FirstArrivalAfterFaultSeconds!.Value, 0, 2);
+            Assert.Equal(0, fault.Lost);
+        }
+        finally
+        {
+            File.Delete(marker);
+        }
+    }
+
+    private static BenchmarkPlanBuilder Plan(string fault, params string[] clients) => Plan(fault, ScenarioKind.Produce, clients);
+
+    private static BenchmarkPlanBuilder Plan(string fault, ScenarioKind scenario, params string[] clients) =>
+        new BenchmarkPlanBuilder().Clients(clients).Scenarios(scenario).PayloadSizes(100).Rates(500)
+            .Duration(TimeSpan.FromSeconds(5)).LoadWarmup(Warmup).Repeat(1).Replication(3, 2).StallTimeout(TimeSpan.FromSeconds(20))
+            .Settings(new ClientSettings { Acks = AcksMode.All, LingerMs = 1 }).Faults([fault]);
+
+    private BenchmarkRunner Runner() => new(new ClientRegistry([new ConfluentClientFactory(), new JavaClientFactory(batched: false, JavaTestJvm.Options)]),
+        fixture.Broker.Connection);
+}
