@@ -7,7 +7,7 @@ public static class ChildEnvironment
 {
     /// <summary>Variables that may hold a secret: the user's credentials stay with KafkaPerf; a child that needs them gets
     /// them in a file of its own.</summary>
-    internal static readonly string[] SecretVariables = [PasswordVariable, UsernameVariable];
+    internal static readonly string[] SecretVariables = [PasswordVariable, UsernameVariable, "KAFKAPERF_STORE_POSTGRES"];
 
     /// <summary>The SASL user, when no credentials file is named.</summary>
     public const string UsernameVariable = "KAFKAPERF_SASL_USERNAME";

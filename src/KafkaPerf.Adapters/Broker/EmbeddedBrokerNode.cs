@@ -89,18 +89,22 @@ public sealed class EmbeddedBrokerNode
         Kill();
     }
 
-    /// <summary>SIGSTOP: the JVM stops where it is, its connections stay open.</summary>
-    internal void Pause()
+    /// <summary>SIGSTOP: the JVM stops where it is, its connections stay open. Marked paused first, so that nobody asks
+    /// it a question from the moment <paramref name="fired"/> is called.</summary>
+    internal void Pause(Action fired)
     {
-        if (Signal(ProcessId, SigStop) != 0) throw new InvalidOperationException($"SIGSTOP to node {NodeId} (pid {Process.Id}) failed: errno {Marshal.GetLastPInvokeError()}.");
         IsPaused = true;
+        fired();
+        if (Signal(ProcessId, SigStop) == 0) return;
+        IsPaused = false;
+        throw new InvalidOperationException($"SIGSTOP to node {NodeId} (pid {ProcessId}) failed: errno {Marshal.GetLastPInvokeError()}.");
     }
 
     /// <summary>SIGCONT after <see cref="Pause"/>.</summary>
     internal void Resume()
     {
         if (!IsPaused) return;
-        if (Signal(ProcessId, SigCont) != 0) throw new InvalidOperationException($"SIGCONT to node {NodeId} (pid {Process.Id}) failed: errno {Marshal.GetLastPInvokeError()}.");
+        if (Signal(ProcessId, SigCont) != 0) throw new InvalidOperationException($"SIGCONT to node {NodeId} (pid {ProcessId}) failed: errno {Marshal.GetLastPInvokeError()}.");
         IsPaused = false;
     }
 
@@ -115,6 +119,7 @@ public sealed class EmbeddedBrokerNode
     /// <summary>The node's new JVM, once it was started again on the same data.</summary>
     internal void Replace(Process process, NodeChannel channel)
     {
+        Process.Dispose();
         Process = process;
         ProcessId = process.Id;
         _channel = channel;

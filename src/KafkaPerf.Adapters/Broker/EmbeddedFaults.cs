@@ -34,7 +34,8 @@ internal sealed class EmbeddedFaults(EmbeddedKafkaBroker cluster) : IFaultInject
         if (fault.Kind == FaultKind.MoveLeader)
         {
             fired();
-            var answer = await AskAsync($"move-leader {topic} 0", exclude: null, cancellationToken).ConfigureAwait(false);
+            // Two admin calls of up to 5 s each in the node's JVM.
+            var answer = await AskAsync($"move-leader {topic} 0", exclude: null, cancellationToken, TimeSpan.FromSeconds(15)).ConfigureAwait(false);
             int to = int.Parse(answer, CultureInfo.InvariantCulture);
             return new FaultAction(fault, null, $"moved the leadership of {topic}-0 to node {to}") { MovedTo = to };
         }
@@ -48,8 +49,7 @@ internal sealed class EmbeddedFaults(EmbeddedKafkaBroker cluster) : IFaultInject
                 node.KillAtOnce();
                 return new FaultAction(fault, node.NodeId, $"SIGKILL node {node.NodeId} (pid {pid}){why}");
             case FaultKind.Pause:
-                fired();
-                node.Pause();
+                node.Pause(fired);
                 return new FaultAction(fault, node.NodeId, $"SIGSTOP node {node.NodeId} (pid {pid}){why}");
             default:
                 node.ExitExpected = true;
@@ -76,9 +76,23 @@ internal sealed class EmbeddedFaults(EmbeddedKafkaBroker cluster) : IFaultInject
 
     public async Task<string?> HealAsync(TimeSpan timeout, CancellationToken cancellationToken)
     {
-        var deadline = DateTime.UtcNow + timeout;
+        using var limit = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        limit.CancelAfter(timeout);
         string? damage = null;
-        while (DateTime.UtcNow < deadline)
+        try
+        {
+            return await HealWithinAsync(d => damage = d, limit.Token).ConfigureAwait(false);
+        }
+        catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
+        {
+            return damage ?? "it did not answer";
+        }
+    }
+
+    private async Task<string?> HealWithinAsync(Action<string> damaged, CancellationToken cancellationToken)
+    {
+        string? damage = null;
+        while (true)
         {
             try
             {
@@ -106,9 +120,9 @@ internal sealed class EmbeddedFaults(EmbeddedKafkaBroker cluster) : IFaultInject
             {
                 damage = ex.Message;
             }
+            if (damage is not null) damaged(damage);
             await Task.Delay(250, cancellationToken).ConfigureAwait(false);
         }
-        return damage;
     }
 
     /// <summary>The node a fault acts on, and why it is that one.</summary>
@@ -138,10 +152,10 @@ internal sealed class EmbeddedFaults(EmbeddedKafkaBroker cluster) : IFaultInject
     }
 
     /// <summary>Asks a serving node (other than <paramref name="exclude"/>) through its JVM's admin client.</summary>
-    private Task<string> AskAsync(string command, int? exclude, CancellationToken cancellationToken)
+    private Task<string> AskAsync(string command, int? exclude, CancellationToken cancellationToken, TimeSpan? timeout = null)
     {
         var node = cluster.Nodes.FirstOrDefault(n => n.IsServing && n.NodeId != exclude && !n.ExitExpected)
             ?? throw new InvalidOperationException("no node of the cluster is serving");
-        return node.AskAsync(command, AskTimeout, cancellationToken);
+        return node.AskAsync(command, timeout ?? AskTimeout, cancellationToken);
     }
 }

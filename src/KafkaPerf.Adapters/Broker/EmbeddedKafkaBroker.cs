@@ -388,7 +388,8 @@ public sealed class EmbeddedKafkaBroker : IAsyncDisposable
         {
             how = "ended";
         }
-        var log = BrokerProcess.KeepLog(node, _crashLogPath, Nodes.Count);
+        // A fault's kill is no crash: its log is not copied (nor, in the middle of a measured outage, read).
+        var log = node.ExitExpected ? null : BrokerProcess.KeepLog(node, _crashLogPath, Nodes.Count);
         if (Nodes.Count == 1)
         {
             _unexpectedExit.TrySetResult(new BrokerExit($"the embedded broker exited ({how})", log));
@@ -419,7 +420,10 @@ public sealed class EmbeddedKafkaBroker : IAsyncDisposable
         var node = Nodes[nodeId - 1];
         if (!node.Exited.IsCompleted) throw new InvalidOperationException($"Node {nodeId} still runs.");
         var plan = relaunch.Plans[nodeId - 1];
-        var launched = Launch(relaunch.Java, relaunch.ClassPath, plan, relaunch.ClusterId, Nodes.Count, relaunch.Options, relaunch.Archive?.OptionFor(nodeId));
+        // Ready once the cluster lists this node beside those serving now: another node may still be down (healing starts
+        // them one after another).
+        int expected = Nodes.Count(n => n.NodeId != nodeId && !n.Exited.IsCompleted) + 1;
+        var launched = Launch(relaunch.Java, relaunch.ClassPath, plan, relaunch.ClusterId, expected, relaunch.Options, relaunch.Archive?.OptionFor(nodeId));
         try
         {
             await launched.Ready.WaitAsync(relaunch.Options.StartTimeout + TimeSpan.FromSeconds(10), cancellationToken).ConfigureAwait(false);

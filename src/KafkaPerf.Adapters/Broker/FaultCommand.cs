@@ -32,7 +32,10 @@ internal static class FaultCommand
                 if (lines.Count > KeptLines) lines.Dequeue();
             }
         }
-        using var process = new Process { StartInfo = start };
+        using var process = new Process { StartInfo = start, EnableRaisingEvents = true };
+        // The process's end, not its output's: a child it left in the background may hold the pipes open for long.
+        var exited = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        process.Exited += (_, _) => exited.TrySetResult();
         process.OutputDataReceived += (_, e) => Keep(e.Data);
         process.ErrorDataReceived += (_, e) => Keep(e.Data);
         long began = Stopwatch.GetTimestamp();
@@ -47,8 +50,10 @@ internal static class FaultCommand
             limit.CancelAfter(fault.ExecLimit);
             try
             {
-                await process.WaitForExitAsync(limit.Token).ConfigureAwait(false);
+                await exited.Task.WaitAsync(limit.Token).ConfigureAwait(false);
                 exitCode = process.ExitCode;
+                // Its last lines may still be on their way.
+                await Task.Delay(100, CancellationToken.None).ConfigureAwait(false);
             }
             catch (OperationCanceledException)
             {

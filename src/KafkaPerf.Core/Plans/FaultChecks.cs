@@ -35,6 +35,10 @@ internal static class FaultChecks
             yield return "--fault needs a run at a fixed rate (--rate 2000 --duration 30s): recovery is measured on response time from when each record was due, which a burst does not have.";
             yield break;
         }
+        // The leader, the election and the first acknowledgement are those of partition 0: on several partitions, records
+        // of the others would be acknowledged through the fault and hide it.
+        if (plan.Cells().Any(c => Math.Max(c.Settings.Partitions ?? plan.Partitions, c.Settings.Consumers ?? 1) > 1))
+            yield return "--fault watches the run's one partition (its leader, its election, its first acknowledgement): run on one partition (--partitions 1, one consumer).";
         if (plan.RecoveryGoal is { } goal)
         {
             string? goalError = null;

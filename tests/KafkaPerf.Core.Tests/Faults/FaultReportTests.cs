@@ -55,6 +55,19 @@ public sealed class FaultReportTests
     }
 
     [Fact]
+    public void RateChart_AWarmupLongerThanTwoIntervals_StillDrawsEveryMeasuredInterval()
+    {
+        // The warm-up is one interval of its own length (3 s here): the rate lines once measured every later interval
+        // against it, found them all "short" and drew one point per client.
+        var result = Result(warmupSeconds: 3);
+
+        var rate = ReportCharts.For(result).Single(c => c.Name.StartsWith("rate-", StringComparison.Ordinal));
+
+        var confluent = rate.Svg.Split('\n').First(l => l.Contains("<polyline", StringComparison.Ordinal));
+        Assert.True(confluent.Split(',').Length > 25, confluent);
+    }
+
+    [Fact]
     public void Describe_AFault_OneLineWithTheClustersAndTheClientsPart()
     {
         var line = FaultTables.Describe(Fault(election: 9.5, firstAck: 10.25, recovery: 12));
@@ -65,7 +78,7 @@ public sealed class FaultReportTests
         Assert.DoesNotContain('\n', line);
     }
 
-    private static BenchmarkResult Result()
+    private static BenchmarkResult Result(int warmupSeconds = 0)
     {
         var plan = new BenchmarkPlanBuilder().Clients("confluent", "java").Scenarios(ScenarioKind.Produce).PayloadSizes(1_000).Rates(1_000)
             .Duration(TimeSpan.FromSeconds(30)).Acks(AcksMode.All).Repeat(3).Faults(["kill:leader@10s"]).Build();
@@ -86,7 +99,8 @@ public sealed class FaultReportTests
                     Delivered = 30_000, OfferedRate = 1_000, AchievedRate = 1_000,
                     Intervals = [.. Enumerable.Range(0, 34).Select(s => new IntervalRecord
                     {
-                        Index = s, StartSeconds = s, LengthSeconds = 1, Warmup = s < 2, Sent = 1_000, Acknowledged = s is > 12 and < 22 ? 0 : 1_000,
+                        Index = s, StartSeconds = s == 0 ? 0 : s + Math.Max(0, warmupSeconds - 1), LengthSeconds = s == 0 && warmupSeconds > 0 ? warmupSeconds : 1,
+                        Warmup = warmupSeconds > 0 ? s == 0 : s < 2, Sent = 1_000, Acknowledged = s is > 12 and < 22 ? 0 : 1_000,
                         Consumed = 0, MegabytesPerSecond = 1, InFlight = 0,
                         ResponseTime = new IntervalLatency(1_000, 2_000, s is >= 12 and < 24 ? 9_000_000 : 5_000, 6_000, 10_300_000),
                     })],

@@ -72,14 +72,14 @@ internal static class TimeSeriesCharts
             && r.PayloadBytes == cell.PayloadBytes && r.Variant == cell.Variant && r.OfferedRate == cell.Rate && r.Intervals is { Count: > 0 })];
 
     /// <summary>Per interval index, the median over the runs of a value, at the interval's middle; with
-    /// <paramref name="fullOnly"/>, without the intervals shorter than half their run's first one.</summary>
+    /// <paramref name="fullOnly"/>, without the intervals shorter than half their run's first measured one.</summary>
     private static List<XYChart.Point> Median(List<RunRecord> runs, Func<IntervalRecord, double> value, bool fullOnly = false)
     {
         var points = new List<XYChart.Point>();
         int count = runs.Count == 0 ? 0 : runs.Max(r => r.Intervals!.Count);
         for (int i = 0; i < count; i++)
         {
-            var at = runs.Where(r => i < r.Intervals!.Count && (!fullOnly || r.Intervals![i].LengthSeconds >= r.Intervals![0].LengthSeconds / 2))
+            var at = runs.Where(r => i < r.Intervals!.Count && (!fullOnly || r.Intervals![i].LengthSeconds >= FullLength(r) / 2))
                 .Select(r => r.Intervals![i]).ToList();
             if (at.Count == 0) continue;
             var values = at.Select(value).Where(double.IsFinite).Order().ToList();
@@ -108,6 +108,9 @@ internal static class TimeSeriesCharts
         }
         return bands;
     }
+
+    /// <summary>A run's interval length: its first measured interval's (the warm-up is one interval of its own length).</summary>
+    private static double FullLength(RunRecord run) => (run.Intervals!.FirstOrDefault(i => !i.Warmup) ?? run.Intervals![0]).LengthSeconds;
 
     private static string Render(string title, string subtitle, string yLabel, IReadOnlyList<XYChart.Series> lines, Axis y, string note, IReadOnlyList<XYChart.Band> bands)
     {

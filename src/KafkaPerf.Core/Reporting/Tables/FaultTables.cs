@@ -64,8 +64,8 @@ public static class FaultTables
             summary.Add(
             [
                 Name(scenario), variant, F(payload), F(rate, "0"), fault, client, F(items.Count),
-                Seconds(Median(faults.Select(f => f.ElectionSeconds))), Seconds(Median(faults.Select(f => f.InSyncChangeSeconds))), Seconds(Median(faults.Select(f => f.FirstAckAfterFaultSeconds))),
-                Seconds(Median(faults.Select(f => f.FirstAckAfterElectionSeconds))), Recovered(faults, f => f.RecoverySeconds),
+                Seen(faults, f => f.ElectionSeconds), Seen(faults, f => f.InSyncChangeSeconds), Seen(faults, f => f.FirstAckAfterFaultSeconds),
+                Seen(faults, f => f.FirstAckAfterElectionSeconds), Recovered(faults, f => f.RecoverySeconds),
                 .. goal ? [Recovered(faults, f => f.RecoveryUnderGoalSeconds)] : Array.Empty<string>(),
                 Millis(Median(faults.Select(f => f.BaselineP99Micros))), Millis(Median(faults.Select(f => f.PeakResponseMicros))),
                 F(faults.Sum(f => f.FailedByError?.Values.Sum() ?? 0)), Total(faults.Select(f => f.Lost)), Total(faults.Select(f => f.Duplicated)),
@@ -126,6 +126,15 @@ public static class FaultTables
     private static string Failures(FaultRecord f) => f.FailedByError is { Count: > 0 } failed
         ? string.Join("; ", failed.Select(p => $"{p.Key}: {p.Value.ToString(CultureInfo.InvariantCulture)}"))
         : string.Empty;
+
+    /// <summary>The median over the runs that saw it, and in how many it was not seen.</summary>
+    private static string Seen(List<FaultRecord> faults, Func<FaultRecord, double?> of)
+    {
+        var values = faults.Select(of).ToList();
+        int missing = values.Count(v => v is null);
+        if (missing == values.Count) return "none seen";
+        return Seconds(Median(values)) + (missing > 0 ? $" ({missing} none)" : string.Empty);
+    }
 
     private static string Recovered(List<FaultRecord> faults, Func<FaultRecord, double?> of)
     {

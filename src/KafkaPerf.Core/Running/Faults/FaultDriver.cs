@@ -33,19 +33,32 @@ internal sealed class FaultDriver
     /// <summary>Fires every fault and completes once each one is done: fired, undone, its election seen (or not within the
     /// limit, or <paramref name="stopWatching"/> cancelled).</summary>
     /// <param name="faults">The faults.</param>
+    /// <param name="scenarioOver">Cancelled once the scenario has ended: a fault not fired by then never fires (a run
+    /// that failed before its schedule started never announces it).</param>
     /// <param name="stopWatching">Cancelled when the run has ended and no more leader changes matter to it.</param>
     /// <param name="cancellationToken">The run's token.</param>
     /// <returns>One outcome per fault, in their order.</returns>
-    internal async Task<IReadOnlyList<FaultOutcome>> RunAsync(IReadOnlyList<FaultSpec> faults, CancellationToken stopWatching, CancellationToken cancellationToken) =>
-        await Task.WhenAll(faults.Select(f => RunOneAsync(f, stopWatching, cancellationToken)));
+    internal async Task<IReadOnlyList<FaultOutcome>> RunAsync(IReadOnlyList<FaultSpec> faults, CancellationToken scenarioOver, CancellationToken stopWatching,
+        CancellationToken cancellationToken) =>
+        await Task.WhenAll(faults.Select(f => RunOneAsync(f, scenarioOver, stopWatching, cancellationToken)));
 
-    private async Task<FaultOutcome> RunOneAsync(FaultSpec fault, CancellationToken stopWatching, CancellationToken cancellationToken)
+    private async Task<FaultOutcome> RunOneAsync(FaultSpec fault, CancellationToken scenarioOver, CancellationToken stopWatching, CancellationToken cancellationToken)
     {
         var outcome = new FaultOutcome(fault);
+        long measuredStart;
         try
         {
-            var (_, measuredStart) = await _watch.Started.WaitAsync(cancellationToken);
-            await DelayUntilAsync(measuredStart + Ticks(fault.At), cancellationToken);
+            using var beforeFiring = CancellationTokenSource.CreateLinkedTokenSource(scenarioOver, cancellationToken);
+            (_, measuredStart) = await _watch.Started.WaitAsync(beforeFiring.Token);
+            await DelayUntilAsync(measuredStart + Ticks(fault.At), beforeFiring.Token);
+        }
+        catch (OperationCanceledException) when (scenarioOver.IsCancellationRequested && !cancellationToken.IsCancellationRequested)
+        {
+            outcome.Error = "the run ended before the fault's time";
+            return outcome;
+        }
+        try
+        {
             outcome.Before = await PartitionOrNullAsync(cancellationToken);
             var fired = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
             var fire = _injector.FireAsync(fault, _topic, () =>

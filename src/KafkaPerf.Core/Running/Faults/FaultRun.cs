@@ -21,6 +21,7 @@ internal sealed class FaultRun : IDisposable
     private readonly IReadOnlyList<FaultSpec> _faults;
     private readonly FaultDriver _driver;
     private readonly CancellationTokenSource _stopWatching = new();
+    private readonly CancellationTokenSource _scenarioOver = new();
     private readonly LatencyGoal? _goal;
     private Task<IReadOnlyList<FaultOutcome>>? _outcomes;
 
@@ -48,13 +49,14 @@ internal sealed class FaultRun : IDisposable
     }
 
     /// <summary>Starts the driver; the faults wait for the scenario's start.</summary>
-    internal void Start(CancellationToken runToken) => _outcomes = _driver.RunAsync(_faults, _stopWatching.Token, runToken);
+    internal void Start(CancellationToken runToken) => _outcomes = _driver.RunAsync(_faults, _scenarioOver.Token, _stopWatching.Token, runToken);
 
     /// <summary>Once the scenario is over: waits for the faults to finish, reads the topic back, and returns the run with
     /// its fault records.</summary>
     internal async Task<RunRecord> FinishAsync(RunRecord recorded, IBenchClient client, ClientSettings settings, TimeSpan stallTimeout, CancellationToken runToken)
     {
         if (_outcomes is null) return recorded;
+        _scenarioOver.Cancel();
         _stopWatching.CancelAfter(WatchAfterRun);
         var outcomes = await _outcomes;
         (long, long)? readBack = null;
@@ -69,19 +71,22 @@ internal sealed class FaultRun : IDisposable
     /// <summary>Lets go of the token that ends the watch for a new leader, unless the driver still runs (abandoned).</summary>
     public void Dispose()
     {
-        if (_outcomes is null || _outcomes.IsCompleted) _stopWatching.Dispose();
+        if (_outcomes is not null && !_outcomes.IsCompleted) return;
+        _stopWatching.Dispose();
+        _scenarioOver.Dispose();
     }
 
     /// <summary>A run that ended in an exception: the driver is stopped and its end left to itself.</summary>
     internal void Abandon()
     {
+        _scenarioOver.Cancel();
         _stopWatching.Cancel();
         _outcomes?.ContinueWith(static t => _ = t.Exception, CancellationToken.None, TaskContinuationOptions.OnlyOnFaulted, TaskScheduler.Default);
     }
 
     /// <summary>Reads the topic from its start with a group of its own until every acknowledged key has been read, or
     /// nothing new arrives for <see cref="ReadBackIdle"/>, within the stall timeout; <see langword="null"/> when it could
-    /// not be read.</summary>
+    /// not be read, or was still reading when the time was up.</summary>
     private (long Lost, long Duplicated)? ReadBack(IBenchClient client, string topic, ClientSettings settings, TimeSpan stallTimeout, CancellationToken token)
     {
         var read = new ConcurrentKeyVerifier(Watch.Acknowledged.ExpectedCount);
@@ -111,7 +116,9 @@ internal sealed class FaultRun : IDisposable
                 Thread.Sleep(20);
             }
             consumer.StopPolling();
-            if (sink.Error is not null || !sink.Assigned) return null;
+            // Still reading when the time was up: what was not read yet is not known to be lost.
+            bool cutShort = Watch.Acknowledged.CountNotIn(read) > 0 && DateTime.UtcNow >= deadline && DateTime.UtcNow - lastChange <= ReadBackIdle;
+            if (sink.Error is not null || !sink.Assigned || cutShort) return null;
         }
         catch (Exception ex) when (ex is not OperationCanceledException and not OutOfMemoryException)
         {
