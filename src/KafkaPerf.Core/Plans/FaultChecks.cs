@@ -83,8 +83,9 @@ internal static class FaultChecks
             yield return refusal;
         }
         if (refused) yield break;
-        // A moment with a majority of the controllers down leaves the cluster unable to elect anything.
-        int brokers = connection.Brokers ?? 1;
+        // A moment with a majority of the controllers down leaves the cluster unable to elect anything (a cluster of
+        // unknown size is not judged).
+        if (connection.Brokers is not { } brokers) yield break;
         int controllers = Math.Min(brokers, 3);
         bool OnController(FaultSpec f) => f.Target != FaultTarget.Node || f.Node <= controllers;
         var down = faults.Where(f => f.TakesNodeDown && OnController(f)).ToList();

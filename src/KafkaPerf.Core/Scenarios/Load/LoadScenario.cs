@@ -189,7 +189,16 @@ public sealed class LoadScenario : IScenario
             }
             // Creating a client's producer fetches metadata and connects: bounded by the stall timeout, with progress
             // meaning one more producer ready.
-            bool ready = ProgressWait.Until(() => _producers.All(w => w.Ready.IsSet), () => _producers.Count(w => w.Ready.IsSet), _context.StallTimeout, Token);
+            bool ready;
+            try
+            {
+                ready = ProgressWait.Until(() => _producers.All(w => w.Ready.IsSet), () => _producers.Count(w => w.Ready.IsSet), _context.StallTimeout, Token);
+            }
+            catch (OperationCanceledException) when (_producers.Any(w => w.Error is { } e && e is not OperationCanceledException))
+            {
+                // A producer that could not be made stops the others: its error is the run's, not a cancellation of the plan.
+                ready = false;
+            }
             if (_producers.FirstOrDefault(w => w.Error is not null) is { } failed)
                 return $"producer {failed.Index + 1} of {count} could not start: {TypeName(failed.Error!)}: {failed.Error!.Message}";
             return ready ? null : $"{_producers.Count(w => w.Ready.IsSet)} of {count} producers were ready after {_context.StallTimeout.TotalSeconds:0.#} s";
