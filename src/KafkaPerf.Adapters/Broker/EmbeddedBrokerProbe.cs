@@ -14,6 +14,7 @@ public sealed class EmbeddedBrokerProbe : IBrokerProbe
     // /proc reports CPU time in USER_HZ ticks, which the kernel fixes at 100 per second for user space on every architecture.
     private const double TicksPerSecond = 100;
     private readonly Func<IEnumerable<int>> _processIds;
+    private int[]? _lastProcessIds;
     private readonly string[] _logDirectories;
 
     /// <summary>Creates a probe of one broker.</summary>
@@ -44,11 +45,16 @@ public sealed class EmbeddedBrokerProbe : IBrokerProbe
     }
 
     /// <inheritdoc />
-    /// <remarks><see langword="null"/> once any node is gone: a sum without it would not compare with one before.</remarks>
+    /// <remarks><see langword="null"/> once any node is gone: a sum without it would not compare with one before; and
+    /// <see langword="null"/> when a node was started again since the last reading (a fault's restart): the new JVM's
+    /// time starts from zero, and a difference across it would be meaningless (negative, once).</remarks>
     public TimeSpan? ReadCpuTime()
     {
+        int[] pids = [.. _processIds()];
+        var previous = Interlocked.Exchange(ref _lastProcessIds, pids);
+        if (previous is not null && !previous.SequenceEqual(pids)) return null;
         var total = TimeSpan.Zero;
-        foreach (var statFile in _processIds().Select(pid => $"/proc/{pid.ToString(CultureInfo.InvariantCulture)}/stat"))
+        foreach (var statFile in pids.Select(pid => $"/proc/{pid.ToString(CultureInfo.InvariantCulture)}/stat"))
         {
             string stat;
             try

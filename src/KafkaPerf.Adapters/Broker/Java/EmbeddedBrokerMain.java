@@ -108,14 +108,7 @@ public final class EmbeddedBrokerMain {
         // The client port opens last, once the broker runs: an admin client started before then only spins through
         // reconnects and rebootstraps, taking CPU from the nodes still starting.
         awaitListening(bootstrap, deadline);
-        Properties props = new Properties();
-        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "2000");
-        props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "2000");
-        props.put(AdminClientConfig.RECONNECT_BACKOFF_MS_CONFIG, "20");
-        props.put(AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, "100");
-        props.put(AdminClientConfig.RETRY_BACKOFF_MS_CONFIG, "20");
-        props.put(AdminClientConfig.RETRY_BACKOFF_MAX_MS_CONFIG, "100");
+        Properties props = adminProperties(bootstrap, 2000, 2000, 100);
         Throwable last = null;
         int seen = 0;
         try (Admin admin = Admin.create(props)) {
@@ -135,6 +128,19 @@ public final class EmbeddedBrokerMain {
             fail("the cluster listed " + seen + " of its " + brokers + " brokers after " + timeoutMs / 1000 + " s");
         }
         fail("no admin request succeeded within " + timeoutMs / 1000 + " s" + (last == null ? "" : " (last error: " + last + ")"));
+    }
+
+    /** An admin client's settings for this cluster's loopback listener: short timeouts, quick retries. */
+    static Properties adminProperties(String address, int requestTimeoutMs, int apiTimeoutMs, int maxBackoffMs) {
+        Properties props = new Properties();
+        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, address);
+        props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, Integer.toString(requestTimeoutMs));
+        props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, Integer.toString(apiTimeoutMs));
+        props.put(AdminClientConfig.RECONNECT_BACKOFF_MS_CONFIG, "20");
+        props.put(AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, Integer.toString(maxBackoffMs));
+        props.put(AdminClientConfig.RETRY_BACKOFF_MS_CONFIG, "20");
+        props.put(AdminClientConfig.RETRY_BACKOFF_MAX_MS_CONFIG, Integer.toString(maxBackoffMs));
+        return props;
     }
 
     /** Returns once a TCP connection to the address succeeds, or at the deadline (the admin request then says why). */

@@ -5,7 +5,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -14,7 +13,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewPartitionReassignment;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.ElectionType;
@@ -85,15 +83,7 @@ final class NodeCommands {
 
     private Admin admin() {
         if (admin == null) {
-            Properties props = new Properties();
-            props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, address);
-            props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "3000");
-            props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "4000");
-            props.put(AdminClientConfig.RECONNECT_BACKOFF_MS_CONFIG, "20");
-            props.put(AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, "200");
-            props.put(AdminClientConfig.RETRY_BACKOFF_MS_CONFIG, "20");
-            props.put(AdminClientConfig.RETRY_BACKOFF_MAX_MS_CONFIG, "200");
-            admin = Admin.create(props);
+            admin = Admin.create(EmbeddedBrokerMain.adminProperties(address, 3000, 4000, 200));
         }
         return admin;
     }
