@@ -13,6 +13,11 @@ internal sealed class ConfluentClient : IBenchClient
 {
     private static readonly TimeSpan MetadataPoll = TimeSpan.FromMilliseconds(20);
 
+    /// <summary>The longest one metadata request blocks: GetMetadata takes no cancellation token, so a caller's bound (the
+    /// stall timeout around a topic's creation) holds within this much. A broker paused for 5 s once held a creation past
+    /// its 3 s bound until it woke.</summary>
+    private static readonly TimeSpan MetadataSlice = TimeSpan.FromSeconds(1);
+
     private readonly string _bootstrap;
     private readonly KafkaSecurity _security;
     private readonly LibrdkafkaBinding _binding;
@@ -277,7 +282,8 @@ internal sealed class ConfluentClient : IBenchClient
             cancellationToken.ThrowIfCancellationRequested();
             try
             {
-                var metadata = admin.GetMetadata(topic, Remaining(deadline));
+                var left = Remaining(deadline);
+                var metadata = admin.GetMetadata(topic, cancellationToken.CanBeCanceled && left > MetadataSlice ? MetadataSlice : left);
                 if (present ? IsReady(metadata, topic, out last) : IsAbsent(metadata, topic, out last)) return metadata;
             }
             catch (KafkaException ex)

@@ -169,6 +169,12 @@ public sealed class BenchmarkRunner
                     {
                         // No run starts on a damaged cluster: the node back, every replica in sync, leaders where they were.
                         (record, abortReason) = await Faults.FaultHealing.HealAfterAsync(connection, plan, record, cancellationToken);
+                        if (abortReason is null)
+                        {
+                            foreach (var (owner, leftover) in undeleted)
+                                await _runs.DeleteTopicAsync(owner, leftover, plan.StallTimeout, warnings, progress, cancellationToken);
+                            undeleted.Clear();
+                        }
                     }
                     if (Remote?.Describe(name) is { } described && infos[name].LibraryVersion == "(on the workers)") infos[name] = described;
                     inProgress = null;

@@ -40,6 +40,7 @@ internal sealed class RunExecutor
         var cell = run.Cell;
         RunRecord? measurement = null;
         bool ownsTopic = true;
+        bool faulted = false;
         try
         {
             try
@@ -70,6 +71,7 @@ internal sealed class RunExecutor
                 return run.Record(measurement);
             }
             using var faults = Faults.FaultRun.For(plan, run, _connection, _clock);
+            faulted = faults is not null;
             try
             {
                 if (beforeStart is not null) await beforeStart(runToken);
@@ -124,6 +126,13 @@ internal sealed class RunExecutor
                 else if (measurement is { Succeeded: false } && _connection.CheckReachable is not null)
                 {
                     // The broker may be what failed: the plan first waits for it to answer, then deletes the topic.
+                    undeleted.Add((client, run.Topic));
+                }
+                else if (faulted && !runToken.IsCancellationRequested)
+                {
+                    // A node may still be down or paused, and a client may still route its admin requests to it (librdkafka
+                    // sends them to the controller it last saw): the topic is deleted once the cluster is healed (a
+                    // cancelled plan deletes it at once, briefly).
                     undeleted.Add((client, run.Topic));
                 }
                 else
