@@ -18,6 +18,11 @@ public class HarnessBenchmarks
     private InMemoryClient _client = null!;
     private int _topic;
 
+    /// <summary>Unique keys (the id is the key), or keys that repeat: then every record's id is stamped into its value
+    /// on the way in and read from it on the way out (RecordIdInValue).</summary>
+    [Params("unique", "zipf:1000:1.1")]
+    public string Keys { get; set; } = "unique";
+
     [GlobalSetup]
     public void Setup() => _client = new InMemoryClient(new InMemoryClientOptions());
 
@@ -36,7 +41,8 @@ public class HarnessBenchmarks
         _client.CreateTopicAsync(new TopicSpec(topic), default).AsTask().GetAwaiter().GetResult();
         var measurement = scenario.Run(new ScenarioContext
         {
-            Client = _client, Topic = topic, MessageCount = Messages, Payload = _payload, Settings = ClientSettings.ClientDefaults,
+            Client = _client, Topic = topic, MessageCount = Messages, Payload = _payload,
+            Settings = ClientSettings.ClientDefaults with { Keys = Keys == "unique" ? null : KeySpec.Parse(Keys) },
         }, CancellationToken.None);
         _client.DeleteTopicAsync(topic, default).AsTask().GetAwaiter().GetResult();
         if (!measurement.Succeeded) throw new InvalidOperationException(measurement.Error);

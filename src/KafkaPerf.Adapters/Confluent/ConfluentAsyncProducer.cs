@@ -36,6 +36,8 @@ internal sealed class ConfluentAsyncProducer : IBenchProducer
     private readonly CancellationToken _cancellation;
     private ReadOnlyMemory<byte> _value;
     private byte[] _array = [];
+    private readonly Headers? _headers;
+    private readonly bool _idInValue;
 
     public ConfluentAsyncProducer(ProducerSpec spec, IDeliverySink sink, string bootstrap, KafkaSecurity security, LibrdkafkaBinding binding, TimeSpan metadataTimeout, int window)
     {
@@ -51,7 +53,12 @@ internal sealed class ConfluentAsyncProducer : IBenchProducer
             else sink.OnDeliveryFailed(long.MinValue, task.Exception?.InnerException?.Message ?? "ProduceAsync was cancelled");
             _window.Release();
         };
-        _producer = new ProducerBuilder<long, byte[]>(settings).SetLogHandler(static (_, _) => { }).Build();
+        // Confluent.Kafka's own Int64 serializer, as application code has it; the workload's keys when a run sets them.
+        var builder = new ProducerBuilder<long, byte[]>(settings).SetLogHandler(static (_, _) => { });
+        if (spec.Settings.HasWorkload) builder.SetKeySerializer(new ConfluentWorkload.KeySerializer(RecordKeys.For(spec.Settings)));
+        _headers = ConfluentWorkload.HeadersOf(spec.Settings);
+        _idInValue = spec.Settings.IdInValue;
+        _producer = builder.Build();
         EffectiveConfig = ConfluentClient.PrepareProducer(_producer, binding, settings, spec.Topic, metadataTimeout);
     }
 
@@ -64,13 +71,18 @@ internal sealed class ConfluentAsyncProducer : IBenchProducer
             _value = value;
             _array = value.ToArray();
         }
+        else if (_idInValue)
+        {
+            // The one part of the value that changes from record to record (ProduceAsync has copied the last one).
+            value.Span[..RecordKeys.IdBytes].CopyTo(_array);
+        }
         _window.Wait(_cancellation);
         Task<DeliveryResult<long, byte[]>> task;
         try
         {
             while (true)
             {
-                task = _producer.ProduceAsync(_topic, new Message<long, byte[]> { Key = key, Value = _array }, CancellationToken.None);
+                task = _producer.ProduceAsync(_topic, new Message<long, byte[]> { Key = key, Value = _array, Headers = _headers }, CancellationToken.None);
                 // A window larger than librdkafka's queue (queue.buffering.max.messages, or .kbytes: 100 000 records of
                 // 10 KB are about its 1 GiB) fills it: ProduceAsync then returns a task already failed with "Local:
                 // Queue full". Application code waits for deliveries and sends again, as confluent's Produce does.

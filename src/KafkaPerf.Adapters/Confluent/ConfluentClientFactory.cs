@@ -44,7 +44,7 @@ public sealed class ConfluentClientFactory(ConfluentClientOptions? options = nul
     public bool RequiresBroker => true;
 
     /// <inheritdoc />
-    public ClientCapabilities Capabilities => ClientCapabilities.DeliveryLatency;
+    public ClientCapabilities Capabilities => ClientCapabilities.DeliveryLatency | ClientCapabilities.Workloads;
 
     /// <inheritdoc />
     public string? DescribeLibrary()

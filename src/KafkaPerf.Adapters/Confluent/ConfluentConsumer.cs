@@ -43,9 +43,8 @@ internal sealed class ConfluentConsumer : ConfluentPollingConsumer<Null>
 
         long IDeserializer<long>.Deserialize(ReadOnlySpan<byte> data, bool isNull, SerializationContext context)
         {
-            if (isNull || data.Length != sizeof(long))
-                throw new InvalidDataException($"A record key of {(isNull ? "null" : data.Length + " bytes")} is not an 8-byte long.");
-            _key = BinaryPrimitives.ReadInt64BigEndian(data);
+            // A key that is not an id (--keys other than unique) is no error: the id is then read from the value.
+            _key = isNull || data.Length != sizeof(long) ? -1 : BinaryPrimitives.ReadInt64BigEndian(data);
             return _key;
         }
 

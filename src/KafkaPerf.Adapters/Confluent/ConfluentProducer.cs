@@ -1,4 +1,3 @@
-using System.Buffers.Binary;
 using System.Runtime.InteropServices;
 using Confluent.Kafka;
 using KafkaPerf.Clients;
@@ -20,7 +19,7 @@ internal sealed class ConfluentProducer : IBenchProducer
 
     private readonly IProducer<long, byte[]> _producer;
     private readonly TopicPartition _topicPartition;
-    private readonly Message<long, byte[]> _message = new() { Headers = [] };
+    private readonly Message<long, byte[]> _message;
     private readonly Action<DeliveryReport<long, byte[]>> _onDelivery;
     private readonly CancellationToken _cancellation;
     private ReadOnlyMemory<byte> _value;
@@ -30,13 +29,14 @@ internal sealed class ConfluentProducer : IBenchProducer
         var settings = ConfluentSettings.Producer(bootstrap, spec.Settings, security: security);
         _topicPartition = new TopicPartition(spec.Topic, Partition.Any);
         _cancellation = spec.Cancellation;
+        _message = new Message<long, byte[]> { Headers = ConfluentWorkload.HeadersOf(spec.Settings) ?? [] };
         _onDelivery = report =>
         {
             if (report.Error.IsError) sink.OnDeliveryFailed(report.Message.Key, report.Error.Reason);
             else sink.OnDelivered(report.Message.Key);
         };
         _producer = new ProducerBuilder<long, byte[]>(settings)
-            .SetKeySerializer(new BigEndianKeySerializer())
+            .SetKeySerializer(new ConfluentWorkload.KeySerializer(RecordKeys.For(spec.Settings)))
             .SetValueSerializer(Serializers.ByteArray)
             .SetLogHandler(static (_, _) => { })
             .Build();
@@ -89,17 +89,4 @@ internal sealed class ConfluentProducer : IBenchProducer
         MemoryMarshal.TryGetArray(value, out var segment) && segment.Offset == 0 && segment.Count == segment.Array!.Length
             ? segment.Array
             : value.ToArray();
-
-    /// <summary>Kafka's <c>LongSerializer</c> layout (8 bytes, big-endian) into one reused buffer: librdkafka copies
-    /// the key during <c>Produce</c>, and sends come from one thread.</summary>
-    private sealed class BigEndianKeySerializer : ISerializer<long>
-    {
-        private readonly byte[] _buffer = new byte[sizeof(long)];
-
-        public byte[] Serialize(long data, SerializationContext context)
-        {
-            BinaryPrimitives.WriteInt64BigEndian(_buffer, data);
-            return _buffer;
-        }
-    }
 }

@@ -10,7 +10,9 @@ namespace KafkaPerf.Adapters.Confluent;
 /// </summary>
 internal sealed class ConfluentRecordConsumer(ConsumerSpec spec, string bootstrap, KafkaSecurity security, LibrdkafkaBinding binding)
     : ConfluentPollingConsumer<byte[]>(spec, binding, ConfluentSettings.Consumer(bootstrap, spec.GroupId, spec.Settings, styleDefaults: true, security),
-        static builder => builder, "kafkaperf-confluent-records-poll")
+        // Confluent.Kafka's own Int64 deserializer, as application code has it; one that takes any key when keys are not ids.
+        spec.Settings.IdInValue ? static builder => builder.SetKeyDeserializer(ConfluentWorkload.AnyKeyDeserializer.Instance) : static builder => builder,
+        "kafkaperf-confluent-records-poll")
 {
     protected override void Consume(IConsumer<long, byte[]> consumer, IRecordSink sink)
     {

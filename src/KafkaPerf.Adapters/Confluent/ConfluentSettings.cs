@@ -22,6 +22,10 @@ internal static class ConfluentSettings
         if (settings.BatchSizeBytes is { } batch) config.Set("batch.size", batch);
         if (settings.MaxInFlight is { } inFlight) config.Set("max.in.flight.requests.per.connection", inFlight);
         if (settings.Compression is { } codec) config.Set("compression.type", codec.ToKafkaValue());
+        if (settings.Idempotence is { } idempotence) config.Set("enable.idempotence", idempotence ? "true" : "false");
+        // librdkafka's default partitioner hashes keys with CRC32 (consistent_random), the Java client's with murmur2: with
+        // keys set, the same key goes to the same partition in both clients (docs/workloads.md).
+        if (settings.Keys is not null) config.Set("partitioner", "murmur2_random");
         // The adapter needs only the key back in a delivery report: no timestamp, headers, value or status marshalling.
         if (!styleDefaults) config.Set("dotnet.producer.delivery.report.fields", "key");
         // Topics are the runner's: a producer's metadata request must never re-create one that was just deleted.

@@ -65,7 +65,7 @@ public sealed class JavaClientFactory : IBenchClientFactory
     public bool RequiresBroker => true;
 
     /// <inheritdoc />
-    public ClientCapabilities Capabilities => ClientCapabilities.DeliveryLatency | ClientCapabilities.Prefetch;
+    public ClientCapabilities Capabilities => ClientCapabilities.DeliveryLatency | ClientCapabilities.Prefetch | ClientCapabilities.Workloads;
 
     /// <inheritdoc />
     public string? DescribeLibrary()

@@ -28,6 +28,7 @@ internal sealed unsafe class JavaProducer : IBenchProducer
     private readonly bool _records;
     private readonly IntPtr _kafkaProducer;
     private readonly IntPtr _topicRef;
+    private readonly IntPtr _headersRef;
     private readonly int _batchRecords;
     private byte* _buffer;
     private int _capacity;
@@ -74,12 +75,19 @@ internal sealed unsafe class JavaProducer : IBenchProducer
                 _env.DeleteLocalRef(topic);
                 _env.DeleteLocalRef(array);
             }
+            if (spec.Settings.HasWorkload || spec.Settings.Keys is not null) Workload(spec.Settings);
             if (batched) Allocate(options.BatchBytes);
             if (_records)
             {
                 var kafka = _env.CallObject(_producer, runtime.Bridge.KafkaProducerOf, []);
                 _kafkaProducer = _env.NewGlobalRef(kafka);
                 _env.DeleteLocalRef(kafka);
+                var headers = _env.CallObject(_producer, runtime.Bridge.HeadersOf, []);
+                if (headers != IntPtr.Zero)
+                {
+                    _headersRef = _env.NewGlobalRef(headers);
+                    _env.DeleteLocalRef(headers);
+                }
                 var name = _env.NewString(spec.Topic);
                 _topicRef = _env.NewGlobalRef(name);
                 _env.DeleteLocalRef(name);
@@ -97,6 +105,26 @@ internal sealed unsafe class JavaProducer : IBenchProducer
     }
 
     public IReadOnlyDictionary<string, string> EffectiveConfig { get; }
+
+    /// <summary>Gives the Java producer the run's keys (its serializer computes each record's key from its id, as
+    /// <see cref="RecordKeys"/> does; zipf's thresholds are passed, not recomputed) and headers.</summary>
+    private void Workload(ClientSettings settings)
+    {
+        var keys = RecordKeys.For(settings);
+        var thresholds = new byte[keys.Thresholds.Length * sizeof(long)];
+        for (int i = 0; i < keys.Thresholds.Length; i++)
+            System.Buffers.Binary.BinaryPrimitives.WriteInt64BigEndian(thresholds.AsSpan(i * sizeof(long)), keys.Thresholds[i]);
+        var array = _env.NewByteArray(thresholds);
+        try
+        {
+            _env.CallVoid(_producer, _runtime.ProducerWorkload, [JValue.Of((int)keys.Spec.Mode), JValue.Of(keys.Spec.Count), JValue.Of(keys.KeySize),
+                JValue.Ref(array), JValue.Of(settings.Headers?.Count ?? 0), JValue.Of(settings.Headers?.Bytes ?? 0)]);
+        }
+        finally
+        {
+            _env.DeleteLocalRef(array);
+        }
+    }
 
     public void Send(long key, ReadOnlyMemory<byte> value)
     {
@@ -150,7 +178,10 @@ internal sealed unsafe class JavaProducer : IBenchProducer
         {
             boxed = _env.CallStaticObject(bridge.LongClass, bridge.LongValueOf, [JValue.Of(key)]);
             array = _env.NewByteArray(span);
-            record = _env.NewObject(bridge.RecordClass, bridge.RecordInit, [JValue.Ref(_topicRef), JValue.Ref(boxed), JValue.Ref(array)]);
+            record = _headersRef == IntPtr.Zero
+                ? _env.NewObject(bridge.RecordClass, bridge.RecordInit, [JValue.Ref(_topicRef), JValue.Ref(boxed), JValue.Ref(array)])
+                : _env.NewObject(bridge.RecordClass, bridge.RecordInitWithHeaders,
+                    [JValue.Ref(_topicRef), JValue.Ref(IntPtr.Zero), JValue.Ref(boxed), JValue.Ref(array), JValue.Ref(_headersRef)]);
             callback = _env.NewObject(bridge.CallbackClass, bridge.CallbackInit, [JValue.Ref(_producer), JValue.Of(key)]);
             future = _env.CallObject(_kafkaProducer, bridge.Send, [JValue.Ref(record), JValue.Ref(callback)]);
         }
@@ -244,6 +275,7 @@ internal sealed unsafe class JavaProducer : IBenchProducer
         env.DeleteGlobalRef(_producer);
         env.DeleteGlobalRef(_kafkaProducer);
         env.DeleteGlobalRef(_topicRef);
+        env.DeleteGlobalRef(_headersRef);
         env.DeleteGlobalRef(_bufferRef);
         _bufferRef = IntPtr.Zero;
     }

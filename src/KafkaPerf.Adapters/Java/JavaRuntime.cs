@@ -44,6 +44,7 @@ internal sealed unsafe class JavaRuntime
         ProducerInit = env.GetMethodId(ProducerClass, "<init>", "([Ljava/lang/String;Ljava/lang/String;JI)V");
         ProducerSend = env.GetMethodId(ProducerClass, "send", "(J[B)V");
         ProducerSendPacked = env.GetMethodId(ProducerClass, "sendPacked", "(Ljava/nio/ByteBuffer;I)V");
+        ProducerWorkload = env.GetMethodId(ProducerClass, "workload", "(III[BII)V");
         ProducerFlush = env.GetMethodId(ProducerClass, "flush", "()V");
         ProducerClose = env.GetMethodId(ProducerClass, "close", "(J)V");
 
@@ -99,6 +100,9 @@ internal sealed unsafe class JavaRuntime
     public IntPtr ProducerSend { get; }
 
     public IntPtr ProducerSendPacked { get; }
+
+    /// <summary><c>BenchProducer.workload(int, int, int, byte[], int, int)</c>: keys and headers, before the first record.</summary>
+    public IntPtr ProducerWorkload { get; }
 
     public IntPtr ProducerFlush { get; }
 
@@ -337,6 +341,7 @@ internal sealed class BridgeMethods
         LongValueOf = env.GetStaticMethodId(LongClass, "valueOf", "(J)Ljava/lang/Long;");
         RecordClass = env.FindClassGlobal("org/apache/kafka/clients/producer/ProducerRecord");
         RecordInit = env.GetMethodId(RecordClass, "<init>", "(Ljava/lang/String;Ljava/lang/Object;Ljava/lang/Object;)V");
+        RecordInitWithHeaders = env.GetMethodId(RecordClass, "<init>", "(Ljava/lang/String;Ljava/lang/Integer;Ljava/lang/Object;Ljava/lang/Object;Ljava/lang/Iterable;)V");
         CallbackClass = env.FindClassGlobal("kafkaperf/client/RecordCallback");
         CallbackInit = env.GetMethodId(CallbackClass, "<init>", "(Lkafkaperf/client/BenchProducer;J)V");
         var producer = env.FindClassGlobal("org/apache/kafka/clients/producer/KafkaProducer");
@@ -344,6 +349,7 @@ internal sealed class BridgeMethods
         env.DeleteGlobalRef(producer);
         var bench = env.FindClassGlobal("kafkaperf/client/BenchProducer");
         KafkaProducerOf = env.GetMethodId(bench, "kafkaProducer", "()Lorg/apache/kafka/clients/producer/KafkaProducer;");
+        HeadersOf = env.GetMethodId(bench, "headers", "()Lorg/apache/kafka/common/header/Headers;");
         env.DeleteGlobalRef(bench);
         var consumer = env.FindClassGlobal("kafkaperf/client/BenchConsumer");
         PollRecords = env.GetMethodId(consumer, "pollRecords", "(I)Lorg/apache/kafka/clients/consumer/ConsumerRecords;");
@@ -370,6 +376,9 @@ internal sealed class BridgeMethods
 
     public IntPtr RecordInit { get; }
 
+    /// <summary><c>ProducerRecord(String, Integer, Object, Object, Iterable)</c>: a record with headers.</summary>
+    public IntPtr RecordInitWithHeaders { get; }
+
     public IntPtr CallbackClass { get; }
 
     public IntPtr CallbackInit { get; }
@@ -377,6 +386,9 @@ internal sealed class BridgeMethods
     public IntPtr Send { get; }
 
     public IntPtr KafkaProducerOf { get; }
+
+    /// <summary><c>BenchProducer.headers()</c>: the headers every record carries, or null.</summary>
+    public IntPtr HeadersOf { get; }
 
     public IntPtr PollRecords { get; }
 

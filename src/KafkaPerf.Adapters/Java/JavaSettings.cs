@@ -19,8 +19,9 @@ internal static class JavaSettings
         if (settings.MaxInFlight is { } inFlight) config.Set("max.in.flight.requests.per.connection", inFlight);
         if (settings.Compression is { } codec) config.Set("compression.type", codec.ToKafkaValue());
         // librdkafka's default is no idempotence; the Java client's is idempotence whenever acks=all and at most 5 requests
-        // are in flight. Off here, so that the two clients do the same work; -X java:enable.idempotence=true turns it on.
-        config.Set("enable.idempotence", "false");
+        // are in flight. Off here unless --idempotence says otherwise, so that the two clients do the same work;
+        // -X java:enable.idempotence=true turns it on for this client alone.
+        config.Set("enable.idempotence", settings.Idempotence == true ? "true" : "false");
         return config.WithOverrides(settings);
     }
 

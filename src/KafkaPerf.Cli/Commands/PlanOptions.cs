@@ -51,6 +51,10 @@ internal static class PlanOptions
     public static readonly Option<string?> Compression = new("--compression") { Description = "Codecs to sweep: none, gzip, snappy, lz4, zstd." };
     public static readonly Option<string?> SendBuffer = new("--send-buffer") { Description = "Socket send buffer sizes (bytes) to sweep." };
     public static readonly Option<string?> ReceiveBuffer = new("--receive-buffer") { Description = "Socket receive buffer sizes (bytes) to sweep." };
+    public static readonly Option<string?> Idempotence = new("--idempotence") { Description = "Producer idempotence to sweep on every client: on, off (default off on every built-in client; the Java client's own default, on, is pinned off for parity). On needs --acks all." };
+    public static readonly Option<string?> Keys = new("--keys") { Description = "How records are keyed, to sweep: unique (each record its own key, the default), none, fixed (one key), random:N (N keys, equally likely), zipf:N:S (N keys, skew S, e.g. zipf:1000:1.1). Except for unique, a record's id travels in its value's first 8 bytes and librdkafka partitions keys as the Java client does (murmur2). See docs/workloads.md." };
+    public static readonly Option<string?> KeySize = new("--key-size") { Description = "Bytes per key to sweep (default 8)." };
+    public static readonly Option<string?> Headers = new("--headers") { Description = "Headers on every record, N:BYTES (N headers of BYTES bytes each, e.g. 5:32; 0 for none), to sweep." };
     public static readonly Option<string?> Partitions = new("--partitions") { Description = "Partitions per topic to sweep (default 1)." };
     public static readonly Option<string?> FetchMinBytes = new("--fetch-min-bytes") { Description = "Consumer fetch.min.bytes values to sweep." };
     public static readonly Option<string[]> Overrides = new("-X") { Description = "A client's own setting, client:key=value (repeatable), applied after the common ones." };
@@ -76,7 +80,7 @@ internal static class PlanOptions
     public static Option[] Replication => [ReplicationFactor, MinInSyncReplicas];
 
     /// <summary>The sweeps and topics, after the replication.</summary>
-    public static Option[] Sweeps => [Acks, LingerMs, BatchSize, MaxInFlight, Compression, SendBuffer, ReceiveBuffer, FetchMinBytes, Partitions, Overrides, TopicPrefix, KeepTopics, Payload, UsePrefetch];
+    public static Option[] Sweeps => [Acks, LingerMs, BatchSize, MaxInFlight, Compression, SendBuffer, ReceiveBuffer, FetchMinBytes, Idempotence, Keys, KeySize, Headers, Partitions, Overrides, TopicPrefix, KeepTopics, Payload, UsePrefetch];
 
     private static IEnumerable<Option> All(bool findRate) => [.. findRate ? FindRateHead : RunHead, .. Replication, .. findRate ? [] : Faults, .. Sweeps, StallTimeout];
 
@@ -135,6 +139,10 @@ internal static class PlanOptions
         if (parse.GetValue(SendBuffer) is { } send) builder.SendBufferBytes(Numbers(send, "send buffer"));
         if (parse.GetValue(ReceiveBuffer) is { } receive) builder.ReceiveBufferBytes(Numbers(receive, "receive buffer"));
         if (parse.GetValue(FetchMinBytes) is { } fetch) builder.FetchMinBytes(Numbers(fetch, "fetch.min.bytes"));
+        if (parse.GetValue(Idempotence) is { } idempotence) builder.Idempotence([.. List(idempotence).Select(ParseOnOff)]);
+        if (parse.GetValue(Keys) is { } keys) builder.Keys([.. List(keys).Select(k => Parsed(() => KeySpec.Parse(k)))]);
+        if (parse.GetValue(KeySize) is { } keySize) builder.KeySizeBytes(Numbers(keySize, "key size"));
+        if (parse.GetValue(Headers) is { } headers) builder.Headers([.. List(headers).Select(h => Parsed(() => HeaderSpec.Parse(h)))]);
         if (parse.GetValue(Partitions) is { } partitions) builder.Partitions(Numbers(partitions, "partitions"));
         builder.Replication(parse.GetValue(ReplicationFactor), parse.GetValue(MinInSyncReplicas));
         if (!findRate) builder.Faults(parse.GetValue(Fault) ?? [], parse.GetValue(RecoverySlo));
@@ -182,6 +190,25 @@ internal static class PlanOptions
         Enum.TryParse<ScenarioKind>(value, ignoreCase: true, out var kind) && Enum.IsDefined(kind) && !value.Any(char.IsDigit)
             ? kind
             : throw new PlanValidationException($"Unknown scenario '{value}': use produce, consume and/or roundtrip.");
+
+    private static bool ParseOnOff(string value) => value.ToLowerInvariant() switch
+    {
+        "on" or "true" => true,
+        "off" or "false" => false,
+        _ => throw new PlanValidationException($"Unknown idempotence '{value}': use on, off or both (--idempotence on,off)."),
+    };
+
+    private static T Parsed<T>(Func<T> parse)
+    {
+        try
+        {
+            return parse();
+        }
+        catch (FormatException ex)
+        {
+            throw new PlanValidationException(ex.Message);
+        }
+    }
 
     private static AcksMode ParseAcks(string value) => value.ToLowerInvariant() switch
     {

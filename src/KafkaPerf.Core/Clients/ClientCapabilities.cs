@@ -12,4 +12,11 @@ public enum ClientCapabilities
 
     /// <summary>Delivery reports arrive per record when the broker acknowledges it, so send→ack latency means something.</summary>
     DeliveryLatency = 2,
+
+    /// <summary>The producer honours the workload settings (<see cref="ClientSettings.Keys"/>,
+    /// <see cref="ClientSettings.KeySizeBytes"/>, <see cref="ClientSettings.Headers"/>): it keys each record with
+    /// <see cref="RecordKeys.KeyOf"/>, adds the headers, and copies the value in every <c>Send</c> (when keys are not
+    /// unique, its first 8 bytes carry the record's id and change from one record to the next). Its consumer accepts
+    /// any key. Without it, a plan that sets them is refused for this client.</summary>
+    Workloads = 4,
 }

@@ -44,6 +44,32 @@ public sealed record ClientSettings
     /// <summary>Consumers per client in a run, in one group (a property of the run); one when unset.</summary>
     public int? Consumers { get; init; }
 
+    /// <summary>Producer idempotence (<c>enable.idempotence</c>); unset, each client's default as KafkaPerf runs it (off
+    /// for every built-in client: librdkafka's default, and pinned on the Java client, whose own default is on).</summary>
+    public bool? Idempotence { get; init; }
+
+    /// <summary>How records are keyed (a property of the run, swept like the client knobs); unique keys (the record's id)
+    /// when unset.</summary>
+    [System.Text.Json.Serialization.JsonConverter(typeof(KeySpecJson))]
+    public KeySpec? Keys { get; init; }
+
+    /// <summary>Bytes per key (<c>--key-size</c>); <see cref="RecordKeys.DefaultKeySize"/> when unset.</summary>
+    public int? KeySizeBytes { get; init; }
+
+    /// <summary>Headers on every record (a property of the run); none when unset.</summary>
+    [System.Text.Json.Serialization.JsonConverter(typeof(HeaderSpecJson))]
+    public HeaderSpec? Headers { get; init; }
+
+    /// <summary>Whether a record's id travels in the first 8 bytes of its value (<see cref="RecordKeys.IdBytes"/>)
+    /// because its key does not say it: keys other than unique.</summary>
+    [System.Text.Json.Serialization.JsonIgnore]
+    public bool IdInValue => Keys is { KeyIsId: false };
+
+    /// <summary>Whether the run asks more of a producer than unique keys without headers: only clients with
+    /// <see cref="ClientCapabilities.Workloads"/> can run it.</summary>
+    [System.Text.Json.Serialization.JsonIgnore]
+    public bool HasWorkload => IdInValue || KeySizeBytes is { } size && size != RecordKeys.DefaultKeySize || Headers is { Count: > 0 };
+
     /// <summary>Client-specific <c>key=value</c> settings passed through unchanged, after the common knobs; written with
     /// every secret's value hidden (<see cref="MaskedSettingsJson"/>).</summary>
     [System.Text.Json.Serialization.JsonConverter(typeof(MaskedSettingsJson))]
@@ -78,6 +104,10 @@ public sealed record ClientSettings
         if (ReceiveBufferBytes is { } receive) yield return new("receive.buffer.bytes", Invariant(receive));
         if (FetchMinBytes is { } fetch) yield return new("fetch.min.bytes", Invariant(fetch));
         if (Compression is { } codec) yield return new("compression", codec.ToKafkaValue());
+        if (Idempotence is { } idempotence) yield return new("idempotence", idempotence ? "on" : "off");
+        if (Keys is { } keys) yield return new("keys", keys.ToString());
+        if (KeySizeBytes is { } keySize) yield return new("key.size", Invariant(keySize));
+        if (Headers is { } headers) yield return new("headers", headers.ToString());
         if (Partitions is { } partitions) yield return new("partitions", Invariant(partitions));
         if (Producers is { } producers) yield return new("producers", Invariant(producers));
         if (Consumers is { } consumers) yield return new("consumers", Invariant(consumers));

@@ -6,7 +6,7 @@ namespace KafkaPerf.Plans;
 
 /// <summary>Builds a <see cref="BenchmarkPlan"/> fluently; <see cref="Build"/> validates and freezes it.</summary>
 /// <remarks>Every common knob takes a list: more than one value sweeps it, and the plan runs the product of all sweeps.</remarks>
-public sealed class BenchmarkPlanBuilder
+public sealed partial class BenchmarkPlanBuilder
 {
     private readonly List<string> _clients = [];
     private readonly List<string> _references = [];
@@ -86,6 +86,7 @@ public sealed class BenchmarkPlanBuilder
         _fetchMinBytes = settings.FetchMinBytes is { } f ? [f] : [];
         _compression = settings.Compression is { } c ? [c] : [];
         _partitions = settings.Partitions is { } p ? [p] : [];
+        CopyWorkload(settings);
         return this;
     }
 
@@ -327,6 +328,7 @@ public sealed class BenchmarkPlanBuilder
         CheckPositive(_partitions, "partitions", errors);
         CheckRange(_producers, "producers", errors);
         CheckRange(_consumers, "consumers", errors);
+        ValidateWorkload(errors);
         ValidateLoad(errors);
         // Checked on the plan as it would be built, once everything it is built from is valid.
         if (errors.All(e => e.Severity != ValidationSeverity.Error))
@@ -394,6 +396,7 @@ public sealed class BenchmarkPlanBuilder
         "receive.buffer.bytes" or "socket.receive.buffer.bytes" => "receive.buffer.bytes",
         "fetch.min.bytes" => "fetch.min.bytes",
         "compression.type" or "compression.codec" => "compression",
+        "enable.idempotence" => "idempotence",
         _ => null,
     };
 
@@ -406,6 +409,7 @@ public sealed class BenchmarkPlanBuilder
         "send.buffer.bytes" => _sendBuffer.Length > 0,
         "receive.buffer.bytes" => _receiveBuffer.Length > 0,
         "fetch.min.bytes" => _fetchMinBytes.Length > 0,
+        "idempotence" => _idempotence.Length > 0,
         _ => _compression.Length > 0,
     };
 
@@ -423,7 +427,7 @@ public sealed class BenchmarkPlanBuilder
         variants = Sweep(variants, _partitions, (s, v) => s with { Partitions = v });
         variants = Sweep(variants, _producers, (s, v) => s with { Producers = v });
         variants = Sweep(variants, _consumers, (s, v) => s with { Consumers = v });
-        return [.. variants];
+        return [.. SweepWorkload(variants)];
     }
 
     private static IEnumerable<ClientSettings> Sweep<T>(IEnumerable<ClientSettings> variants, T[] values, Func<ClientSettings, T, ClientSettings> apply) =>

@@ -162,7 +162,9 @@ public static class PlanDocument
             .SendBufferBytes([.. Values(variants, v => v.SendBufferBytes)]).ReceiveBufferBytes([.. Values(variants, v => v.ReceiveBufferBytes)])
             .FetchMinBytes([.. Values(variants, v => v.FetchMinBytes)]).Compression([.. Values(variants, v => v.Compression)])
             .Partitions([.. Values(variants, v => v.Partitions)]).Producers([.. Values(variants, v => v.Producers)])
-            .Consumers([.. Values(variants, v => v.Consumers)]);
+            .Consumers([.. Values(variants, v => v.Consumers)]).Idempotence([.. Values(variants, v => v.Idempotence)])
+            .Keys([.. variants.Select(v => v.Keys).OfType<KeySpec>().Distinct()]).KeySizeBytes([.. Values(variants, v => v.KeySizeBytes)])
+            .Headers([.. variants.Select(v => v.Headers).OfType<HeaderSpec>().Distinct()]);
         foreach (var (client, settings) in plan.ClientOverrides)
             foreach (var (key, value) in settings)
                 builder.Override(client, key, value);

@@ -38,6 +38,9 @@ internal sealed class PlanChecks
                 errors.Add(new ValidationError(ValidationSeverity.Error, $"Client '{name}' cannot run here: {unavailable}"));
             else if (plan.SettingsVariants.Select(v => factory.CheckSettings(plan.SettingsFor(v, name))).FirstOrDefault(p => p is not null) is { } badSettings)
                 errors.Add(new ValidationError(ValidationSeverity.Error, $"Client '{name}' does not accept its settings: {badSettings}"));
+            else if (!factory.Capabilities.HasFlag(ClientCapabilities.Workloads) && plan.SettingsVariants.Any(v => plan.SettingsFor(v, name).HasWorkload))
+                errors.Add(new ValidationError(ValidationSeverity.Error,
+                    $"'{name}' cannot key records other than by their id, nor add headers (--keys, --key-size, --headers): leave it out of this plan, or run it without them."));
             else if (factory.RequiresBroker && string.IsNullOrWhiteSpace(_connection.BootstrapServers))
                 errors.Add(new ValidationError(ValidationSeverity.Error, $"Client '{name}' needs a Kafka broker: give one with --bootstrap host:port."));
         }

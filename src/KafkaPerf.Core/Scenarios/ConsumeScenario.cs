@@ -25,7 +25,7 @@ public sealed class ConsumeScenario : IScenario
         try
         {
             watch.Watch("creating the producer that fills the topic", static () => 0);
-            using var producer = context.Client.CreateProducer(context.ProducerSpec(watch.Token), prefill);
+            using var producer = context.CreateProducer(prefill, watch.Token);
             if (ProduceScenario.SendAndFlush(producer, expected, context.Payload, prefill, watch, cancellationToken) is { } stall)
                 return new RunRecord { Sent = expected, Delivered = prefill.Delivered, Lost = expected - prefill.Delivered, Error = watch.Describe($"filling the topic before consuming, {stall}") };
         }
@@ -37,8 +37,8 @@ public sealed class ConsumeScenario : IScenario
         if (prefill.DescribeShortfall(expected, "filling the topic before consuming") is { } prefillError)
             return new RunRecord { Sent = expected, Delivered = prefill.Delivered, Lost = expected - prefill.Delivered, Error = prefillError };
 
-        using var sink = new VerifyingRecordSink(clock, new KeyVerifier(expected), context.Payload, context.CheckPayload);
-        using var consumer = context.Client.CreateConsumer(context.ConsumerSpec(watch.Token));
+        using var sink = new VerifyingRecordSink(clock, new KeyVerifier(expected), context.Payload, context.CheckPayload, RecordIdInValue.Prefix(context.Settings));
+        using var consumer = context.CreateConsumer(watch.Token);
         bool completed;
         // The client's and its JVM's counters are read before the consumer starts: reading them crosses into the client,
         // which must not happen while records are timed (it slowed a java consume of 0.35 s by 60 %).

@@ -26,7 +26,7 @@ public sealed class ProduceScenario : IScenario
         IBenchProducer producer;
         try
         {
-            producer = context.Client.CreateProducer(context.ProducerSpec(watch.Token), deliveries);
+            producer = context.CreateProducer(deliveries, watch.Token);
         }
         catch (Exception ex) when (Interrupted(ex, watch, cancellationToken))
         {

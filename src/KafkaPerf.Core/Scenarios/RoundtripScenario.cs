@@ -27,7 +27,7 @@ public sealed class RoundtripScenario : IScenario
 
         using var sink = new RoundtripRecordSink(clock, expected);
         using var watch = new StallWatch(context.StallTimeout, cancellationToken);
-        using var consumer = context.Client.CreateConsumer(context.ConsumerSpec(watch.Token));
+        using var consumer = context.CreateConsumer(watch.Token);
         long firstSend = 0;
         IReadOnlyDictionary<string, string>? producerConfig = null;
         bool assigned, completed = false;
@@ -41,7 +41,7 @@ public sealed class RoundtripScenario : IScenario
             if (assigned)
             {
                 watch.Watch("creating the producer", static () => 0);
-                using var producer = context.Client.CreateProducer(context.ProducerSpec(watch.Token), deliveries);
+                using var producer = context.CreateProducer(deliveries, watch.Token);
                 producerConfig = producer.EffectiveConfig;
                 var payload = context.Payload;
                 var counters = ClientCounters.Start(context);

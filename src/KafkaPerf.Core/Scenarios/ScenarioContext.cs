@@ -61,6 +61,19 @@ public sealed record ScenarioContext
     public ProducerSpec ProducerSpec(CancellationToken cancellation) =>
         new(Topic, Settings) { Cancellation = cancellation, StallTimeout = StallTimeout };
 
+    /// <summary>One of this run's producers, its records' ids stamped into their values when keys do not carry them.</summary>
+    /// <param name="sink">Receives its delivery reports.</param>
+    /// <param name="cancellation">Ends the producer's blocking calls: the run's token or a stall watch's.</param>
+    /// <returns>A producer that the caller disposes.</returns>
+    public IBenchProducer CreateProducer(IDeliverySink sink, CancellationToken cancellation) =>
+        RecordIdInValue.Wrap(Client.CreateProducer(ProducerSpec(cancellation), sink), Settings);
+
+    /// <summary>One of this run's consumers, reading records' ids from their values when keys do not carry them.</summary>
+    /// <param name="cancellation">Makes disposing the consumer wait for nothing: the run's token or a stall watch's.</param>
+    /// <returns>A consumer that the caller disposes.</returns>
+    public IBenchConsumer CreateConsumer(CancellationToken cancellation) =>
+        RecordIdInValue.Wrap(Client.CreateConsumer(ConsumerSpec(cancellation)), Settings);
+
     /// <summary>The spec of one of this run's consumers.</summary>
     /// <param name="cancellation">Makes disposing the consumer wait for nothing: the run's token or a stall watch's.</param>
     /// <returns>The spec.</returns>

@@ -4,7 +4,7 @@ using KafkaPerf.Measurement;
 namespace KafkaPerf.Scenarios;
 
 /// <summary>The consume scenario's sink: verifies keys 0..N-1 and stamps assignment and completion.</summary>
-internal sealed class VerifyingRecordSink(IClock clock, KeyVerifier verifier, ReadOnlyMemory<byte> expectedPayload, bool checkPayload)
+internal sealed class VerifyingRecordSink(IClock clock, KeyVerifier verifier, ReadOnlyMemory<byte> expectedPayload, bool checkPayload, int prefix = 0)
     : SignallingRecordSink
 {
     private long _received;
@@ -32,7 +32,7 @@ internal sealed class VerifyingRecordSink(IClock clock, KeyVerifier verifier, Re
     {
         Volatile.Write(ref _received, _received + 1);
         bool first = verifier.Observe(key);
-        if (checkPayload && !value.SequenceEqual(expectedPayload.Span))
+        if (checkPayload && (value.Length < prefix || !value[prefix..].SequenceEqual(expectedPayload.Span[prefix..])))
             PayloadMismatches++;
         if (first && verifier.IsComplete)
         {

@@ -112,7 +112,7 @@ public sealed class PluginTests(SamplePlugin sample) : IClassFixture<SamplePlugi
         { "no-core", "'{0}' holds no client: it does not reference KafkaPerf.Core" },
         { "throwing", "Creating BadFactory of '{0}' failed: InvalidOperationException: no licence key." },
         { "clash", "The plugin client 'confluent' from '{0}' has the name of a built-in client: rename it" },
-        { "contract", "'{0}' was built against the client contract 9.0 (KafkaPerf.Core 9.0.0.0) and this KafkaPerf has 1.0: build it again against this KafkaPerf's KafkaPerf.Core." },
+        { "contract", "'{0}' was built against the client contract 9.0 (KafkaPerf.Core 9.0.0.0) and this KafkaPerf has 1.1: build it again against this KafkaPerf's KafkaPerf.Core." },
         { "twice", "Two plugin clients are named 'orders-json': from '{1}' and from '{0}'" },
         { "version", "'java@4.0.0': java runs the one Apache Kafka client whose jars KafkaPerf fetched" },
     };

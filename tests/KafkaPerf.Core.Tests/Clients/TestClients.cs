@@ -32,6 +32,9 @@ internal sealed class TestClientFactory(InMemoryClientOptions options, long drop
 
     public string Description => "test";
 
+    /// <summary>What the factory says its clients can do (the in-memory client itself can do more).</summary>
+    public ClientCapabilities Capabilities { get; init; }
+
     /// <summary>CPU a consumer burns as it starts, before its partition is assigned (a group join's work).</summary>
     public TimeSpan JoinCpu { get; init; }
 

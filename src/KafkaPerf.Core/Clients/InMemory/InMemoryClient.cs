@@ -30,7 +30,7 @@ public sealed class InMemoryClient : IBenchClient
 
     /// <inheritdoc />
     public ClientCapabilities Capabilities =>
-        _options.ReportsDeliveryLatency ? ClientCapabilities.DeliveryLatency : ClientCapabilities.None;
+        (_options.ReportsDeliveryLatency ? ClientCapabilities.DeliveryLatency : ClientCapabilities.None) | ClientCapabilities.Workloads;
 
     /// <inheritdoc />
     public IBenchProducer CreateProducer(ProducerSpec spec, IDeliverySink sink)
@@ -44,7 +44,7 @@ public sealed class InMemoryClient : IBenchClient
     public IBenchConsumer CreateConsumer(ConsumerSpec spec)
     {
         ArgumentNullException.ThrowIfNull(spec);
-        return new InMemoryConsumer(GetTopic(spec.Topic), Describe(spec.Settings));
+        return new InMemoryConsumer(GetTopic(spec.Topic), Describe(spec.Settings), spec.Settings.IdInValue);
     }
 
     /// <inheritdoc />

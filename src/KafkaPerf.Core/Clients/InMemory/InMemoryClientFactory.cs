@@ -15,7 +15,7 @@ public sealed class InMemoryClientFactory(InMemoryClientOptions options) : IBenc
 
     /// <inheritdoc />
     public ClientCapabilities Capabilities =>
-        options.ReportsDeliveryLatency ? ClientCapabilities.DeliveryLatency : ClientCapabilities.None;
+        (options.ReportsDeliveryLatency ? ClientCapabilities.DeliveryLatency : ClientCapabilities.None) | ClientCapabilities.Workloads;
 
     /// <inheritdoc />
     public string? DescribeLibrary() => $"KafkaPerf {ClientContract.Release} (no Kafka)";

@@ -1,6 +1,10 @@
 namespace KafkaPerf.Clients.InMemory;
 
-internal sealed class InMemoryConsumer(PartitionedTopic topic, IReadOnlyDictionary<string, string> config) : IBenchConsumer
+/// <param name="topic">The topic.</param>
+/// <param name="config">What it reports as its configuration.</param>
+/// <param name="idInValue">Whether records carry their id in their values' first bytes: the topic keeps one value for
+/// every record (a reference), so each is handed over with its id written in, as a broker would have stored it.</param>
+internal sealed class InMemoryConsumer(PartitionedTopic topic, IReadOnlyDictionary<string, string> config, bool idInValue = false) : IBenchConsumer
 {
     private Thread? _thread;
     private volatile bool _stopping;
@@ -15,7 +19,8 @@ internal sealed class InMemoryConsumer(PartitionedTopic topic, IReadOnlyDictiona
         ArgumentNullException.ThrowIfNull(sink);
         if (_thread is not null) throw new InvalidOperationException("The consumer was already started.");
         _member = topic.Join();
-        _thread = new Thread(() => Poll(sink)) { IsBackground = true, Name = "kafkaperf-inmemory-poll" };
+        IRecordSink target = idInValue ? new StampingSink(sink) : sink;
+        _thread = new Thread(() => Poll(target)) { IsBackground = true, Name = "kafkaperf-inmemory-poll" };
         _thread.Start();
     }
 
@@ -40,5 +45,22 @@ internal sealed class InMemoryConsumer(PartitionedTopic topic, IReadOnlyDictiona
             else
                 spinner.SpinOnce(sleep1Threshold: -1);
         }
+    }
+
+    private sealed class StampingSink(IRecordSink inner) : IRecordSink
+    {
+        private byte[] _value = [];
+
+        public void OnAssigned() => inner.OnAssigned();
+
+        public void OnRecord(long key, ReadOnlySpan<byte> value)
+        {
+            if (_value.Length != value.Length) _value = new byte[value.Length];
+            value.CopyTo(_value);
+            if (_value.Length >= RecordKeys.IdBytes) System.Buffers.Binary.BinaryPrimitives.WriteInt64BigEndian(_value, key);
+            inner.OnRecord(key, _value);
+        }
+
+        public void OnError(string reason) => inner.OnError(reason);
     }
 }

@@ -93,11 +93,11 @@ internal sealed class FaultRun : IDisposable
         var sink = new ReadBackSink(read);
         try
         {
-            using var consumer = client.CreateConsumer(new ConsumerSpec(topic, topic + "__readback", settings, UsePrefetch: false)
+            using var consumer = Scenarios.RecordIdInValue.Wrap(client.CreateConsumer(new ConsumerSpec(topic, topic + "__readback", settings, UsePrefetch: false)
             {
                 Cancellation = token,
                 StallTimeout = stallTimeout,
-            });
+            }), settings);
             consumer.StartPolling(sink);
             var deadline = DateTime.UtcNow + stallTimeout;
             long last = -1;

@@ -49,7 +49,7 @@ public sealed partial class LoadScenario
                 try
                 {
                     PreciseWait.PrepareThread();
-                    producer = run._context.Client.CreateProducer(run._context.ProducerSpec(run.Token), sink);
+                    producer = run._context.CreateProducer(sink, run.Token);
                     Config = producer.EffectiveConfig;
                     Ready.Set();
                     run._start.Wait(run.Token);

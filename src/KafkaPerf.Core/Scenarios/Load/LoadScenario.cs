@@ -145,7 +145,7 @@ public sealed partial class LoadScenario : IScenario
             try
             {
                 watch.Watch("creating the producer that fills the topic", static () => 0);
-                using var producer = _context.Client.CreateProducer(_context.ProducerSpec(watch.Token), prefill);
+                using var producer = _context.CreateProducer(prefill, watch.Token);
                 if (ProduceScenario.SendAndFlush(producer, _schedule.TotalRecords, _context.Payload, prefill, watch, Token) is { } stall)
                     return watch.Describe($"filling the topic before consuming, {stall}");
             }
@@ -162,7 +162,7 @@ public sealed partial class LoadScenario : IScenario
             for (int i = 0; i < _context.Consumers; i++)
             {
                 var sink = new LoadRecordSink(_state, _verifier!, recordLatency: Kind == ScenarioKind.Roundtrip, Complete);
-                var consumer = _context.Client.CreateConsumer(_context.ConsumerSpec(Token));
+                var consumer = _context.CreateConsumer(Token);
                 _consumers.Add((consumer, sink));
                 consumer.StartPolling(sink);
             }

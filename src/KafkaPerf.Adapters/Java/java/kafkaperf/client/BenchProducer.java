@@ -11,25 +11,32 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeader;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.LongSerializer;
 
 /**
- * The Java side of the {@code java} and {@code java-batched} producers: a plain {@link KafkaProducer} with Kafka's own
- * {@link LongSerializer} (big-endian keys) and {@link ByteArraySerializer}. Every acknowledgement goes back to .NET
- * through {@link Native#delivered} on the producer's I/O thread.
+ * The Java side of the {@code java} and {@code java-batched} producers: a plain {@link KafkaProducer} whose keys are
+ * the records' ids in {@link LongSerializer}'s layout (big-endian), or the keys of the run's distribution
+ * ({@link RecordKeys}), and {@link ByteArraySerializer} values. Every acknowledgement goes back to .NET through
+ * {@link Native#delivered} on the producer's I/O thread.
  */
 public final class BenchProducer implements AutoCloseable {
     private final KafkaProducer<Long, byte[]> producer;
     private final String topic;
     private final long sink;
+    private final RecordKeys keys = new RecordKeys();
+    /** The headers every record carries (shared: the producer only reads them); null for none. */
+    private Headers headers;
     /** Set once close() has returned: no callback may reach .NET afterwards (its sink may be gone). */
     private volatile boolean closed;
 
     public BenchProducer(String[] settings, String topic, long sink, int metadataTimeoutMs) {
         this.topic = topic;
         this.sink = sink;
-        this.producer = new KafkaProducer<>(Settings.producer(settings));
+        this.producer = new KafkaProducer<>(Settings.producer(settings), keys, new ByteArraySerializer());
         try {
             awaitLeaders(metadataTimeoutMs);
         } catch (RuntimeException e) {
@@ -53,6 +60,28 @@ public final class BenchProducer implements AutoCloseable {
                 throw new TimeoutException("Interrupted while waiting for the metadata of " + topic);
             }
         }
+    }
+
+    /**
+     * The run's workload, before the first record: the key distribution (mode as KafkaPerf.Core's KeyMode: 0 unique,
+     * 1 none, 2 fixed, 3 random, 4 zipf; zipf's cumulative thresholds as big-endian longs) and the headers.
+     */
+    public void workload(int mode, int count, int keySize, byte[] thresholds, int headerCount, int headerBytes) {
+        keys.configure(mode, count, keySize, thresholds);
+        if (headerCount > 0) {
+            RecordHeaders all = new RecordHeaders();
+            for (int h = 0; h < headerCount; h++) {
+                byte[] value = new byte[headerBytes];
+                for (int i = 0; i < headerBytes; i++) value[i] = (byte) ('a' + ((h + i) % 26));
+                all.add(new RecordHeader("h" + h, value));
+            }
+            headers = all;
+        }
+    }
+
+    /** The headers every record carries, for {@code java-records}; null for none. */
+    public Headers headers() {
+        return headers;
     }
 
     /** The producer itself, for {@code java-records}: .NET builds each record and calls its {@code send} through JNI. */
@@ -132,7 +161,7 @@ public final class BenchProducer implements AutoCloseable {
         private final long key;
 
         AckedRecord(BenchProducer owner, String topic, long key, byte[] value) {
-            super(topic, key, value);
+            super(topic, null, key, value, owner.headers);
             this.owner = owner;
             this.key = key;
         }

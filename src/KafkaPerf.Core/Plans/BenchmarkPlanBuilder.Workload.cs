@@ -1,0 +1,78 @@
+using System.Globalization;
+using KafkaPerf.Clients;
+
+namespace KafkaPerf.Plans;
+
+/// <summary>The workload knobs: keys, key size, headers and idempotence, each swept like the client knobs.</summary>
+public sealed partial class BenchmarkPlanBuilder
+{
+    /// <summary>The largest record a broker takes by default (<c>message.max.bytes</c>, 1 MB and its overhead).</summary>
+    private const int BrokerRecordLimit = 1_048_588;
+
+    private KeySpec[] _keys = [];
+    private int[] _keySize = [];
+    private HeaderSpec[] _headers = [];
+    private bool[] _idempotence = [];
+
+    /// <summary>How records are keyed (<see cref="KeySpec"/>); several values sweep them. Unique keys when unset.</summary>
+    /// <param name="values">Distributions.</param>
+    /// <returns>This builder.</returns>
+    public BenchmarkPlanBuilder Keys(params KeySpec[] values) { _keys = values; return this; }
+
+    /// <summary>Key sizes in bytes; several values sweep them.</summary>
+    /// <param name="values">Sizes.</param>
+    /// <returns>This builder.</returns>
+    public BenchmarkPlanBuilder KeySizeBytes(params int[] values) { _keySize = values; return this; }
+
+    /// <summary>Headers on every record; several values sweep them.</summary>
+    /// <param name="values">Header counts and sizes.</param>
+    /// <returns>This builder.</returns>
+    public BenchmarkPlanBuilder Headers(params HeaderSpec[] values) { _headers = values; return this; }
+
+    /// <summary>Producer idempotence; <c>true, false</c> sweeps it on every client.</summary>
+    /// <param name="values">Values.</param>
+    /// <returns>This builder.</returns>
+    public BenchmarkPlanBuilder Idempotence(params bool[] values) { _idempotence = values; return this; }
+
+    private void CopyWorkload(ClientSettings settings)
+    {
+        _keys = settings.Keys is { } k ? [k] : [];
+        _keySize = settings.KeySizeBytes is { } ks ? [ks] : [];
+        _headers = settings.Headers is { } h ? [h] : [];
+        _idempotence = settings.Idempotence is { } i ? [i] : [];
+    }
+
+    private IEnumerable<ClientSettings> SweepWorkload(IEnumerable<ClientSettings> variants)
+    {
+        variants = Sweep(variants, _idempotence, (s, v) => s with { Idempotence = v });
+        variants = Sweep(variants, _keys, (s, v) => s with { Keys = v });
+        variants = Sweep(variants, _keySize, (s, v) => s with { KeySizeBytes = v });
+        return Sweep(variants, _headers, (s, v) => s with { Headers = v });
+    }
+
+    private void ValidateWorkload(List<ValidationError> errors)
+    {
+        void Error(string message) => errors.Add(new ValidationError(ValidationSeverity.Error, message));
+
+        CheckPositive(_keySize, "Key size", errors);
+        if (_keySize.Any(s => s <= 0)) return;
+        var keys = _keys.Length == 0 ? [KeySpec.Unique] : _keys;
+        foreach (var spec in keys)
+            foreach (var size in _keySize.Length == 0 ? [RecordKeys.DefaultKeySize] : _keySize)
+                if (RecordKeys.Check(spec, size) is { } problem) Error(problem);
+        if (keys.FirstOrDefault(k => !k.KeyIsId) is { } repeated)
+            foreach (var size in _payloadSizes.Where(s => s is > 0 and < RecordKeys.IdBytes).Distinct())
+                Error($"Payload size {size} is too small for --keys {repeated}: when keys repeat or are absent, a record's id travels in the first {RecordKeys.IdBytes} bytes of its value; use --sizes {RecordKeys.IdBytes} or more.");
+        int largestKey = _keySize.Length == 0 ? RecordKeys.DefaultKeySize : _keySize.Max();
+        long largestPayload = _payloadSizes.Count == 0 ? 0 : _payloadSizes.Max();
+        foreach (var headers in _headers.Distinct())
+        {
+            long record = (long)headers.WireBytes + largestKey + largestPayload;
+            if (headers.WireBytes > BrokerRecordLimit || record > MaxPayloadBytes)
+                Error(string.Create(CultureInfo.InvariantCulture,
+                    $"--headers {headers} adds about {headers.WireBytes:N0} bytes to every record ({record:N0} with the largest payload and key), more than a broker takes ({BrokerRecordLimit:N0} bytes by default): give fewer or smaller headers."));
+        }
+        if (_idempotence.Contains(true) && _acks.FirstOrDefault(a => a != AcksMode.All) is var acks && _acks.Any(a => a != AcksMode.All))
+            Error($"Idempotence needs acks=all, and --acks gives {acks.ToKafkaValue()}: sweep --idempotence with --acks all only.");
+    }
+}

@@ -1,0 +1,33 @@
+namespace KafkaPerf.Cli.Tests;
+
+/// <summary>Workload options (--keys, --key-size, --headers, --idempotence) with values that cannot run: one line,
+/// exit 2, before anything starts.</summary>
+public partial class CliTests
+{
+    [Theory]
+    [InlineData(new[] { "--keys", "zipf:0:1.1" }, "'zipf:0:1.1': the number of keys must be a whole number from 1 to 1,000,000")]
+    [InlineData(new[] { "--keys", "zipf:100:-1" }, "'zipf:100:-1': the skew must be a number above 0")]
+    [InlineData(new[] { "--keys", "zipf:100" }, "'zipf:100' is not a key distribution: use unique, none, fixed, random:N")]
+    [InlineData(new[] { "--keys", "random:many" }, "'random:many': the number of keys must be a whole number")]
+    [InlineData(new[] { "--keys", "sorted" }, "'sorted' is not a key distribution")]
+    [InlineData(new[] { "--key-size", "4" }, "--key-size 4 cannot hold the keys of unique: they need at least 8 bytes (the record's id)")]
+    [InlineData(new[] { "--keys", "random:1000", "--key-size", "2" }, "--key-size 2 cannot hold the keys of random:1000: they need at least 3 bytes")]
+    [InlineData(new[] { "--key-size", "0" }, "Key size 0 is not positive")]
+    [InlineData(new[] { "--keys", "none", "--sizes", "4" }, "Payload size 4 is too small for --keys none: when keys repeat or are absent, a record's id travels in the first 8 bytes")]
+    [InlineData(new[] { "--headers", "5" }, "'5' is not a header count and size: use N:BYTES")]
+    [InlineData(new[] { "--headers", "2000:1" }, "'2000:1' is not a header count and size")]
+    [InlineData(new[] { "--headers", "20:60000" }, "--headers 20:60000 adds about 1,200,100 bytes to every record")]
+    [InlineData(new[] { "--idempotence", "maybe" }, "Unknown idempotence 'maybe': use on, off or both")]
+    [InlineData(new[] { "--idempotence", "on", "--acks", "1" }, "Idempotence needs acks=all, and --acks gives 1")]
+    public async Task Run_WorkloadThatCannotRun_OneLineExit2AndNothingStarted(string[] args, string expected)
+    {
+        var output = Path.Combine(Path.GetTempPath(), "kafkaperf-cli-" + Guid.NewGuid().ToString("N"));
+
+        var (exit, _, err) = await RunAsync(["run", "--clients", "confluent", "--output", output, .. args]);
+
+        Assert.Equal(2, exit);
+        Assert.Contains(expected, err, StringComparison.Ordinal);
+        Assert.Single(err.TrimEnd().Split('\n'));
+        Assert.False(Directory.Exists(output));
+    }
+}
