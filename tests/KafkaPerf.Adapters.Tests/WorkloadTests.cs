@@ -159,6 +159,18 @@ public sealed class WorkloadTests(BrokerFixture fixture)
         }, 1);
     }
 
+    [Fact]
+    public void ParityAudit_LibrdkafkasOwnPartitionerWithKeys_Warned()
+    {
+        var keyed = new ClientSettings { Keys = KeySpec.Parse("zipf:100:1"), Overrides = new Dictionary<string, string> { ["partitioner"] = "consistent_random" } };
+
+        var warning = Assert.Single(new ConfluentClientFactory().SettingsWarnings(keyed));
+
+        Assert.StartsWith("-X confluent:partitioner=consistent_random with --keys: librdkafka then places keys by another hash", warning, StringComparison.Ordinal);
+        Assert.Empty(new ConfluentClientFactory().SettingsWarnings(keyed with { Overrides = new Dictionary<string, string>() }));
+        Assert.Empty(new ConfluentClientFactory().SettingsWarnings(keyed with { Keys = null }));
+    }
+
     /// <summary>Kafka's default partitioner for a keyed record: murmur2 of the key, made positive, modulo the partitions
     /// (written here from the algorithm, independently of either client).</summary>
     internal static int Murmur2Partition(byte[] key, int partitions)

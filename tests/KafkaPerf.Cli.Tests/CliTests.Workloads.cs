@@ -19,11 +19,21 @@ public partial class CliTests
     [InlineData(new[] { "--headers", "20:60000" }, "--headers 20:60000 adds about 1,200,100 bytes to every record")]
     [InlineData(new[] { "--idempotence", "maybe" }, "Unknown idempotence 'maybe': use on, off or both")]
     [InlineData(new[] { "--idempotence", "on", "--acks", "1" }, "Idempotence needs acks=all, and --acks gives 1")]
+    [InlineData(new[] { "--transactions", "0" }, "--transactions 0 is below 1: give the records per transaction")]
+    [InlineData(new[] { "--transactions", "100", "--abort-ratio", "1.5" }, "--abort-ratio 1.5 is out of range")]
+    [InlineData(new[] { "--transactions", "100", "--abort-ratio", "some" }, "The abort ratio 'some' is not a number")]
+    [InlineData(new[] { "--abort-ratio", "0.1" }, "--abort-ratio needs transactions to abort: give --transactions N too.")]
+    [InlineData(new[] { "--transactions", "100", "--acks", "1" }, "--transactions needs acks=all")]
+    [InlineData(new[] { "--transactions", "100", "--idempotence", "off" }, "--transactions needs idempotence")]
+    [InlineData(new[] { "--transactions", "100", "--producers", "2" }, "--transactions runs one producer per client")]
+    [InlineData(new[] { "--transactions", "100", "--scenarios", "produce,roundtrip" }, "roundtrip with transactions is not built yet")]
+    [InlineData(new[] { "--clients", "inmemory", "--transactions", "100" }, "'inmemory' has no transactions (--transactions)")]
     public async Task Run_WorkloadThatCannotRun_OneLineExit2AndNothingStarted(string[] args, string expected)
     {
         var output = Path.Combine(Path.GetTempPath(), "kafkaperf-cli-" + Guid.NewGuid().ToString("N"));
 
-        var (exit, _, err) = await RunAsync(["run", "--clients", "confluent", "--output", output, .. args]);
+        string[] clients = args.Contains("--clients") ? [] : ["--clients", "confluent"];
+        var (exit, _, err) = await RunAsync(["run", .. clients, "--output", output, .. args]);
 
         Assert.Equal(2, exit);
         Assert.Contains(expected, err, StringComparison.Ordinal);

@@ -34,6 +34,7 @@ internal sealed class ConfluentAsyncProducer : IBenchProducer
     private readonly int _windowSize;
     private readonly Action<Task<DeliveryResult<long, byte[]>>> _completed;
     private readonly CancellationToken _cancellation;
+    private readonly TimeSpan _transactionTimeout;
     private ReadOnlyMemory<byte> _value;
     private byte[] _array = [];
     private readonly Headers? _headers;
@@ -59,10 +60,19 @@ internal sealed class ConfluentAsyncProducer : IBenchProducer
         _headers = ConfluentWorkload.HeadersOf(spec.Settings);
         _idInValue = spec.Settings.IdInValue;
         _producer = builder.Build();
+        _transactionTimeout = spec.StallTimeout;
+        if (spec.Settings.TransactionRecords is not null) ConfluentWorkload.InitTransactions(_producer, spec.StallTimeout);
         EffectiveConfig = ConfluentClient.PrepareProducer(_producer, binding, settings, spec.Topic, metadataTimeout);
     }
 
     public IReadOnlyDictionary<string, string> EffectiveConfig { get; }
+
+    public void BeginTransaction() => _producer.BeginTransaction();
+
+    // Bounded by the stall timeout (librdkafka's transactional calls take a timeout, not a token).
+    public void CommitTransaction(CancellationToken cancellationToken) => _producer.CommitTransaction(_transactionTimeout);
+
+    public void AbortTransaction(CancellationToken cancellationToken) => _producer.AbortTransaction(_transactionTimeout);
 
     public void Send(long key, ReadOnlyMemory<byte> value)
     {

@@ -57,7 +57,7 @@ internal sealed class ConfluentClient : IBenchClient
 
     public string LibraryVersion => $"Confluent.Kafka {ConfluentNativeLibrary.ManagedVersion}, librdkafka {_binding.Version}";
 
-    public ClientCapabilities Capabilities => ClientCapabilities.DeliveryLatency | ClientCapabilities.Workloads;
+    public ClientCapabilities Capabilities => ClientCapabilities.DeliveryLatency | ClientCapabilities.Workloads | ClientCapabilities.Transactions;
 
     public IReadOnlyDictionary<string, string> Details { get; }
 

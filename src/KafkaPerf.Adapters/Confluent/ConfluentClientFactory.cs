@@ -44,7 +44,7 @@ public sealed class ConfluentClientFactory(ConfluentClientOptions? options = nul
     public bool RequiresBroker => true;
 
     /// <inheritdoc />
-    public ClientCapabilities Capabilities => ClientCapabilities.DeliveryLatency | ClientCapabilities.Workloads;
+    public ClientCapabilities Capabilities => ClientCapabilities.DeliveryLatency | ClientCapabilities.Workloads | ClientCapabilities.Transactions;
 
     /// <inheritdoc />
     public string? DescribeLibrary()
@@ -71,6 +71,17 @@ public sealed class ConfluentClientFactory(ConfluentClientOptions? options = nul
         {
             return ex.Message;
         }
+    }
+
+    /// <inheritdoc />
+    public IReadOnlyList<string> SettingsWarnings(ClientSettings settings)
+    {
+        ArgumentNullException.ThrowIfNull(settings);
+        // With --keys, KafkaPerf sets murmur2_random: the Java client's hash, so a key lands on the same partition in both.
+        return settings.Keys is not null && settings.Overrides.TryGetValue("partitioner", out var partitioner)
+            && !partitioner.Equals("murmur2_random", StringComparison.OrdinalIgnoreCase)
+            ? [$"-X {Name}:partitioner={partitioner} with --keys: librdkafka then places keys by another hash than the Java client's murmur2, so the same key lands on another partition in each client (docs/workloads.md)."]
+            : [];
     }
 
     /// <inheritdoc />

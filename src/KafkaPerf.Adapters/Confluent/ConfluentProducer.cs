@@ -22,6 +22,7 @@ internal sealed class ConfluentProducer : IBenchProducer
     private readonly Message<long, byte[]> _message;
     private readonly Action<DeliveryReport<long, byte[]>> _onDelivery;
     private readonly CancellationToken _cancellation;
+    private readonly TimeSpan _transactionTimeout;
     private ReadOnlyMemory<byte> _value;
 
     public ConfluentProducer(ProducerSpec spec, IDeliverySink sink, string bootstrap, KafkaSecurity security, LibrdkafkaBinding binding, TimeSpan metadataTimeout)
@@ -40,10 +41,19 @@ internal sealed class ConfluentProducer : IBenchProducer
             .SetValueSerializer(Serializers.ByteArray)
             .SetLogHandler(static (_, _) => { })
             .Build();
+        _transactionTimeout = spec.StallTimeout;
+        if (spec.Settings.TransactionRecords is not null) ConfluentWorkload.InitTransactions(_producer, spec.StallTimeout);
         EffectiveConfig = ConfluentClient.PrepareProducer(_producer, binding, settings, spec.Topic, metadataTimeout);
     }
 
     public IReadOnlyDictionary<string, string> EffectiveConfig { get; }
+
+    public void BeginTransaction() => _producer.BeginTransaction();
+
+    // Bounded by the stall timeout (librdkafka's transactional calls take a timeout, not a token).
+    public void CommitTransaction(CancellationToken cancellationToken) => _producer.CommitTransaction(_transactionTimeout);
+
+    public void AbortTransaction(CancellationToken cancellationToken) => _producer.AbortTransaction(_transactionTimeout);
 
     public void Send(long key, ReadOnlyMemory<byte> value)
     {

@@ -26,6 +26,8 @@ internal static class ConfluentSettings
         // librdkafka's default partitioner hashes keys with CRC32 (consistent_random), the Java client's with murmur2: with
         // keys set, the same key goes to the same partition in both clients (docs/workloads.md).
         if (settings.Keys is not null) config.Set("partitioner", "murmur2_random");
+        // A transactional producer: an id of its own (two producers with one id fence each other).
+        if (settings.TransactionRecords is not null) config.Set("transactional.id", "kafkaperf-" + Guid.NewGuid().ToString("N"));
         // The adapter needs only the key back in a delivery report: no timestamp, headers, value or status marshalling.
         if (!styleDefaults) config.Set("dotnet.producer.delivery.report.fields", "key");
         // Topics are the runner's: a producer's metadata request must never re-create one that was just deleted.
@@ -50,6 +52,8 @@ internal static class ConfluentSettings
         config.Set("group.id", groupId);
         config.Set("auto.offset.reset", "earliest");
         config.Set("allow.auto.create.topics", "false");
+        // librdkafka's default, said: a run with transactions reads committed records only.
+        if (settings.TransactionRecords is not null) config.Set("isolation.level", "read_committed");
         // Key and value are all the scenario reads: topic name, timestamp and headers are not marshalled.
         if (!styleDefaults) config.Set("dotnet.consumer.consume.result.fields", "none");
         var all = config.WithOverrides(settings);

@@ -17,6 +17,21 @@ internal static class ConfluentWorkload
         return headers;
     }
 
+    /// <summary>Makes a new producer transactional (<c>--transactions</c>), bounded by the stall timeout; disposes it when
+    /// that fails, so that a failed creation leaves nothing behind.</summary>
+    public static void InitTransactions<TKey, TValue>(IProducer<TKey, TValue> producer, TimeSpan timeout)
+    {
+        try
+        {
+            producer.InitTransactions(timeout);
+        }
+        catch
+        {
+            producer.Dispose();
+            throw;
+        }
+    }
+
     /// <summary>A record's key from its id (<see cref="RecordKeys.KeyOf"/>): for unique keys Kafka's <c>LongSerializer</c>
     /// layout, into one reused buffer (librdkafka copies the key during <c>Produce</c>, and sends come from one thread);
     /// <see langword="null"/> (no key) for <c>--keys none</c>.</summary>

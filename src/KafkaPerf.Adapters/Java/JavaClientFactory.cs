@@ -65,7 +65,7 @@ public sealed class JavaClientFactory : IBenchClientFactory
     public bool RequiresBroker => true;
 
     /// <inheritdoc />
-    public ClientCapabilities Capabilities => ClientCapabilities.DeliveryLatency | ClientCapabilities.Prefetch | ClientCapabilities.Workloads;
+    public ClientCapabilities Capabilities => ClientCapabilities.DeliveryLatency | ClientCapabilities.Prefetch | ClientCapabilities.Workloads | ClientCapabilities.Transactions;
 
     /// <inheritdoc />
     public string? DescribeLibrary()
@@ -136,7 +136,7 @@ public sealed class JavaClientFactory : IBenchClientFactory
         if (settings.MaxInFlight is null && !settings.Overrides.ContainsKey("max.in.flight.requests.per.connection"))
             warnings.Add("max.in.flight is unset: the Java client's default is 5 requests per connection, librdkafka's 1 000 000; set --max-in-flight to compare like with like.");
         if (settings.Overrides.TryGetValue("enable.idempotence", out var idempotence) && idempotence.Equals("true", StringComparison.OrdinalIgnoreCase))
-            warnings.Add($"-X {Name}:enable.idempotence=true: librdkafka runs without idempotence unless -X confluent:enable.idempotence=true is set too.");
+            warnings.Add($"-X {Name}:enable.idempotence=true: librdkafka runs without idempotence unless it is set for confluent too; --idempotence on sets it on every client.");
         return warnings;
     }
 

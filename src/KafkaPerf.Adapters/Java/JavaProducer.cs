@@ -208,22 +208,37 @@ internal sealed unsafe class JavaProducer : IBenchProducer
         if (_batched) SendBatch();
     }
 
-    public void Flush(CancellationToken cancellationToken)
+    // KafkaProducer.flush blocks until every record is acknowledged or has failed (up to delivery.timeout.ms, 2 min by
+    // default); a cancellation interrupts it from the cancelling thread.
+    public void Flush(CancellationToken cancellationToken) => Blocking(_runtime.ProducerFlush, "flush", cancellationToken);
+
+    public void BeginTransaction()
+    {
+        CheckUsable();
+        _env.CallVoid(_producer, _runtime.ProducerBeginTransaction, []);
+    }
+
+    // A commit flushes the transaction's records first, then waits for the coordinator: as long as a flush, and ended the same way.
+    public void CommitTransaction(CancellationToken cancellationToken) => Blocking(_runtime.ProducerCommitTransaction, "commit", cancellationToken);
+
+    public void AbortTransaction(CancellationToken cancellationToken) => Blocking(_runtime.ProducerAbortTransaction, "abort", cancellationToken);
+
+    /// <summary>A call into the producer that blocks until the broker answers: the records held back go first, and a
+    /// cancellation interrupts it.</summary>
+    private void Blocking(IntPtr method, string what, CancellationToken cancellationToken)
     {
         CheckUsable();
         cancellationToken.ThrowIfCancellationRequested();
         if (_batched) SendBatch();
-        // KafkaProducer.flush blocks until every record is acknowledged or has failed (up to delivery.timeout.ms, 2 min by
-        // default); a cancellation interrupts it from the cancelling thread.
         using var interrupt = cancellationToken != _cancellation ? _runtime.InterruptOn(_env, cancellationToken) : null;
         try
         {
-            _env.CallVoid(_producer, _runtime.ProducerFlush, []);
+            _env.CallVoid(_producer, method, []);
         }
         catch (JavaException ex) when (cancellationToken.IsCancellationRequested || _cancellation.IsCancellationRequested)
         {
             _unfinished = true;
-            throw new OperationCanceledException("The flush was interrupted.", ex, cancellationToken.IsCancellationRequested ? cancellationToken : _cancellation);
+            throw new OperationCanceledException($"The {what} was interrupted.", ex, cancellationToken.IsCancellationRequested ? cancellationToken : _cancellation);
         }
         catch (JavaException)
         {

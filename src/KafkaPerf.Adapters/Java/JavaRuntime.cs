@@ -45,6 +45,9 @@ internal sealed unsafe class JavaRuntime
         ProducerSend = env.GetMethodId(ProducerClass, "send", "(J[B)V");
         ProducerSendPacked = env.GetMethodId(ProducerClass, "sendPacked", "(Ljava/nio/ByteBuffer;I)V");
         ProducerWorkload = env.GetMethodId(ProducerClass, "workload", "(III[BII)V");
+        ProducerBeginTransaction = env.GetMethodId(ProducerClass, "beginTransaction", "()V");
+        ProducerCommitTransaction = env.GetMethodId(ProducerClass, "commitTransaction", "()V");
+        ProducerAbortTransaction = env.GetMethodId(ProducerClass, "abortTransaction", "()V");
         ProducerFlush = env.GetMethodId(ProducerClass, "flush", "()V");
         ProducerClose = env.GetMethodId(ProducerClass, "close", "(J)V");
 
@@ -103,6 +106,15 @@ internal sealed unsafe class JavaRuntime
 
     /// <summary><c>BenchProducer.workload(int, int, int, byte[], int, int)</c>: keys and headers, before the first record.</summary>
     public IntPtr ProducerWorkload { get; }
+
+    /// <summary><c>BenchProducer.beginTransaction()</c>.</summary>
+    public IntPtr ProducerBeginTransaction { get; }
+
+    /// <summary><c>BenchProducer.commitTransaction()</c>.</summary>
+    public IntPtr ProducerCommitTransaction { get; }
+
+    /// <summary><c>BenchProducer.abortTransaction()</c>.</summary>
+    public IntPtr ProducerAbortTransaction { get; }
 
     public IntPtr ProducerFlush { get; }
 

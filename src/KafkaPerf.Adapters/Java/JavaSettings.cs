@@ -21,7 +21,9 @@ internal static class JavaSettings
         // librdkafka's default is no idempotence; the Java client's is idempotence whenever acks=all and at most 5 requests
         // are in flight. Off here unless --idempotence says otherwise, so that the two clients do the same work;
         // -X java:enable.idempotence=true turns it on for this client alone.
-        config.Set("enable.idempotence", settings.Idempotence == true ? "true" : "false");
+        // A transactional producer is idempotent (the Java client refuses one that is not), with an id of its own.
+        config.Set("enable.idempotence", settings.Idempotence == true || settings.TransactionRecords is not null ? "true" : "false");
+        if (settings.TransactionRecords is not null) config.Set("transactional.id", "kafkaperf-" + Guid.NewGuid().ToString("N"));
         return config.WithOverrides(settings);
     }
 
@@ -33,6 +35,8 @@ internal static class JavaSettings
         config.Set("group.id", groupId);
         config.Set("auto.offset.reset", "earliest");
         config.Set("allow.auto.create.topics", "false");
+        // The Java client reads uncommitted records by default; a run with transactions reads committed ones only.
+        if (settings.TransactionRecords is not null) config.Set("isolation.level", "read_committed");
         return config.WithOverrides(settings);
     }
 

@@ -19,4 +19,10 @@ public enum ClientCapabilities
     /// unique, its first 8 bytes carry the record's id and change from one record to the next). Its consumer accepts
     /// any key. Without it, a plan that sets them is refused for this client.</summary>
     Workloads = 4,
+
+    /// <summary>The producer is transactional when <see cref="ClientSettings.TransactionRecords"/> is set (it initialises
+    /// its transactions while it is created) and implements <see cref="IBenchProducer.BeginTransaction"/>,
+    /// <see cref="IBenchProducer.CommitTransaction"/> and <see cref="IBenchProducer.AbortTransaction"/>; its consumer then
+    /// reads committed records only. Without it, a plan with transactions is refused for this client.</summary>
+    Transactions = 8,
 }

@@ -60,6 +60,14 @@ public sealed record ClientSettings
     [System.Text.Json.Serialization.JsonConverter(typeof(HeaderSpecJson))]
     public HeaderSpec? Headers { get; init; }
 
+    /// <summary>Records per transaction (<c>--transactions</c>): the producer is transactional and commits every so many
+    /// records, consumers read committed records only; no transactions when unset.</summary>
+    public int? TransactionRecords { get; init; }
+
+    /// <summary>The share of transactions aborted instead of committed (<c>--abort-ratio</c>, from 0 up to 1), chosen by
+    /// each transaction's number (<see cref="TransactionPlan"/>); none when unset.</summary>
+    public double? AbortRatio { get; init; }
+
     /// <summary>Whether a record's id travels in the first 8 bytes of its value (<see cref="RecordKeys.IdBytes"/>)
     /// because its key does not say it: keys other than unique.</summary>
     [System.Text.Json.Serialization.JsonIgnore]
@@ -108,6 +116,8 @@ public sealed record ClientSettings
         if (Keys is { } keys) yield return new("keys", keys.ToString());
         if (KeySizeBytes is { } keySize) yield return new("key.size", Invariant(keySize));
         if (Headers is { } headers) yield return new("headers", headers.ToString());
+        if (TransactionRecords is { } transactions) yield return new("transactions", Invariant(transactions));
+        if (AbortRatio is { } ratio) yield return new("abort.ratio", ratio.ToString("0.###", CultureInfo.InvariantCulture));
         if (Partitions is { } partitions) yield return new("partitions", Invariant(partitions));
         if (Producers is { } producers) yield return new("producers", Invariant(producers));
         if (Consumers is { } consumers) yield return new("consumers", Invariant(consumers));

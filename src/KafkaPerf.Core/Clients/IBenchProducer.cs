@@ -19,6 +19,19 @@ public interface IBenchProducer : IDisposable
     {
     }
 
+    /// <summary>Starts a transaction (<see cref="ClientCapabilities.Transactions"/>; only when the producer was created
+    /// with <see cref="ClientSettings.TransactionRecords"/>).</summary>
+    void BeginTransaction() => throw new NotSupportedException("This producer has no transactions.");
+
+    /// <summary>Commits the open transaction and blocks until the broker has (every record of it acknowledged).</summary>
+    /// <param name="cancellationToken">Stops waiting: the run was cancelled or stalled.</param>
+    void CommitTransaction(CancellationToken cancellationToken) => throw new NotSupportedException("This producer has no transactions.");
+
+    /// <summary>Aborts the open transaction and blocks until the broker has. The caller flushes first, so that every
+    /// record of it was acknowledged before it is aborted.</summary>
+    /// <param name="cancellationToken">Stops waiting: the run was cancelled or stalled.</param>
+    void AbortTransaction(CancellationToken cancellationToken) => throw new NotSupportedException("This producer has no transactions.");
+
     /// <summary>Blocks until every record sent so far has been acknowledged or has failed.</summary>
     /// <param name="cancellationToken">Stops waiting.</param>
     /// <exception cref="OperationCanceledException">The token was cancelled.</exception>

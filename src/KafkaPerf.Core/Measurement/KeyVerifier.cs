@@ -8,18 +8,36 @@ namespace KafkaPerf.Measurement;
 public sealed class KeyVerifier
 {
     private readonly ulong[] _seen;
+    private readonly long _range;
+    private readonly Func<long, bool>? _excluded;
 
     /// <summary>Creates a verifier for keys 0..<paramref name="expectedCount"/>-1.</summary>
     /// <param name="expectedCount">How many keys are expected.</param>
     public KeyVerifier(long expectedCount)
+        : this(expectedCount, null, 0)
     {
-        ArgumentOutOfRangeException.ThrowIfNegative(expectedCount);
-        ExpectedCount = expectedCount;
-        _seen = new ulong[(expectedCount + 63) / 64];
+    }
+
+    /// <summary>Creates a verifier for keys 0..<paramref name="range"/>-1 of which those <paramref name="excluded"/> says
+    /// must never arrive (the records of aborted transactions, for a read-committed consumer).</summary>
+    /// <param name="range">Keys sent, 0..range-1.</param>
+    /// <param name="excluded">Whether a key must never arrive.</param>
+    /// <param name="excludedCount">How many keys of the range it excludes.</param>
+    public KeyVerifier(long range, Func<long, bool>? excluded, long excludedCount)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(range);
+        ArgumentOutOfRangeException.ThrowIfNegative(excludedCount);
+        _range = range;
+        _excluded = excluded;
+        ExpectedCount = range - excludedCount;
+        _seen = new ulong[(range + 63) / 64];
     }
 
     /// <summary>How many keys are expected.</summary>
     public long ExpectedCount { get; }
+
+    /// <summary>Arrivals of keys that must never arrive (counted in <see cref="Unexpected"/> too).</summary>
+    public long Excluded { get; private set; }
 
     /// <summary>Distinct expected keys seen so far.</summary>
     public long Distinct { get; private set; }
@@ -27,7 +45,7 @@ public sealed class KeyVerifier
     /// <summary>Keys seen more than once (each extra arrival counts).</summary>
     public long Duplicates { get; private set; }
 
-    /// <summary>Keys outside 0..N-1.</summary>
+    /// <summary>Keys outside 0..N-1, or excluded.</summary>
     public long Unexpected { get; private set; }
 
     /// <summary>Expected keys never seen.</summary>
@@ -41,8 +59,14 @@ public sealed class KeyVerifier
     /// <returns><see langword="true"/> when it was an expected key seen for the first time.</returns>
     public bool Observe(long key)
     {
-        if ((ulong)key >= (ulong)ExpectedCount)
+        if ((ulong)key >= (ulong)_range)
         {
+            Unexpected++;
+            return false;
+        }
+        if (_excluded is not null && _excluded(key))
+        {
+            Excluded++;
             Unexpected++;
             return false;
         }

@@ -13,6 +13,8 @@ public sealed partial class BenchmarkPlanBuilder
     private int[] _keySize = [];
     private HeaderSpec[] _headers = [];
     private bool[] _idempotence = [];
+    private int[] _transactions = [];
+    private double[] _abortRatio = [];
 
     /// <summary>How records are keyed (<see cref="KeySpec"/>); several values sweep them. Unique keys when unset.</summary>
     /// <param name="values">Distributions.</param>
@@ -34,8 +36,20 @@ public sealed partial class BenchmarkPlanBuilder
     /// <returns>This builder.</returns>
     public BenchmarkPlanBuilder Idempotence(params bool[] values) { _idempotence = values; return this; }
 
+    /// <summary>Records per transaction; several values sweep them. No transactions when unset.</summary>
+    /// <param name="values">Records per transaction.</param>
+    /// <returns>This builder.</returns>
+    public BenchmarkPlanBuilder Transactions(params int[] values) { _transactions = values; return this; }
+
+    /// <summary>The share of transactions aborted (from 0 up to 1); several values sweep it.</summary>
+    /// <param name="values">Shares.</param>
+    /// <returns>This builder.</returns>
+    public BenchmarkPlanBuilder AbortRatio(params double[] values) { _abortRatio = values; return this; }
+
     private void CopyWorkload(ClientSettings settings)
     {
+        _transactions = settings.TransactionRecords is { } t ? [t] : [];
+        _abortRatio = settings.AbortRatio is { } r ? [r] : [];
         _keys = settings.Keys is { } k ? [k] : [];
         _keySize = settings.KeySizeBytes is { } ks ? [ks] : [];
         _headers = settings.Headers is { } h ? [h] : [];
@@ -47,7 +61,9 @@ public sealed partial class BenchmarkPlanBuilder
         variants = Sweep(variants, _idempotence, (s, v) => s with { Idempotence = v });
         variants = Sweep(variants, _keys, (s, v) => s with { Keys = v });
         variants = Sweep(variants, _keySize, (s, v) => s with { KeySizeBytes = v });
-        return Sweep(variants, _headers, (s, v) => s with { Headers = v });
+        variants = Sweep(variants, _headers, (s, v) => s with { Headers = v });
+        variants = Sweep(variants, _transactions, (s, v) => s with { TransactionRecords = v });
+        return Sweep(variants, _abortRatio, (s, v) => s with { AbortRatio = v });
     }
 
     private void ValidateWorkload(List<ValidationError> errors)
@@ -72,7 +88,29 @@ public sealed partial class BenchmarkPlanBuilder
                 Error(string.Create(CultureInfo.InvariantCulture,
                     $"--headers {headers} adds about {headers.WireBytes:N0} bytes to every record ({record:N0} with the largest payload and key), more than a broker takes ({BrokerRecordLimit:N0} bytes by default): give fewer or smaller headers."));
         }
+        ValidateTransactions(Error);
         if (_idempotence.Contains(true) && _acks.FirstOrDefault(a => a != AcksMode.All) is var acks && _acks.Any(a => a != AcksMode.All))
             Error($"Idempotence needs acks=all, and --acks gives {acks.ToKafkaValue()}: sweep --idempotence with --acks all only.");
+    }
+
+    private void ValidateTransactions(Action<string> error)
+    {
+        foreach (var records in _transactions.Where(t => t < 1))
+            error($"--transactions {records} is below 1: give the records per transaction, e.g. --transactions 1000.");
+        foreach (var ratio in _abortRatio.Where(r => r is < 0 or >= 1 || double.IsNaN(r)))
+            error(string.Create(CultureInfo.InvariantCulture, $"--abort-ratio {ratio} is out of range: give the share of transactions to abort, from 0 up to 1 (0.1 aborts one in ten)."));
+        if (_abortRatio.Length > 0 && _transactions.Length == 0)
+            error("--abort-ratio needs transactions to abort: give --transactions N too.");
+        if (_transactions.Length == 0) return;
+        if (_acks.Any(a => a != AcksMode.All))
+            error("--transactions needs acks=all (a transactional producer is idempotent): sweep --acks all only, or leave it unset.");
+        if (_idempotence.Contains(false))
+            error("--transactions needs idempotence: leave --idempotence unset or on.");
+        if (_producers.Any(p => p > 1))
+            error("--transactions runs one producer per client (each producer's records make its own transactions): leave --producers at 1.");
+        if (_scenarios.Contains(KafkaPerf.Scenarios.ScenarioKind.Roundtrip))
+            error("--transactions runs produce and consume; roundtrip with transactions is not built yet: leave roundtrip out of --scenarios.");
+        if (_options.Faults.Count > 0)
+            error("--transactions does not go with --fault yet: the read-back after a fault would count aborted records as lost.");
     }
 }

@@ -164,7 +164,8 @@ public static class PlanDocument
             .Partitions([.. Values(variants, v => v.Partitions)]).Producers([.. Values(variants, v => v.Producers)])
             .Consumers([.. Values(variants, v => v.Consumers)]).Idempotence([.. Values(variants, v => v.Idempotence)])
             .Keys([.. variants.Select(v => v.Keys).OfType<KeySpec>().Distinct()]).KeySizeBytes([.. Values(variants, v => v.KeySizeBytes)])
-            .Headers([.. variants.Select(v => v.Headers).OfType<HeaderSpec>().Distinct()]);
+            .Headers([.. variants.Select(v => v.Headers).OfType<HeaderSpec>().Distinct()])
+            .Transactions([.. Values(variants, v => v.TransactionRecords)]).AbortRatio([.. Values(variants, v => v.AbortRatio)]);
         foreach (var (client, settings) in plan.ClientOverrides)
             foreach (var (key, value) in settings)
                 builder.Override(client, key, value);

@@ -48,7 +48,10 @@ public sealed class BenchmarkRunner
     {
         ArgumentNullException.ThrowIfNull(plan);
         return [.. _checks.Validate(plan),
-            .. FaultChecks.ClusterErrors(plan, _connection, Remote is not null).Select(e => new ValidationError(ValidationSeverity.Error, e))];
+            .. FaultChecks.ClusterErrors(plan, _connection, Remote is not null).Select(e => new ValidationError(ValidationSeverity.Error, e)),
+            .. Remote is not null && plan.SettingsVariants.Any(v => v.TransactionRecords is not null)
+                ? [new ValidationError(ValidationSeverity.Error, "Workers (--processes, --workers) do not run transactions yet: run --transactions in one process.")]
+                : Array.Empty<ValidationError>()];
     }
 
     /// <summary>Receives the result after every run, before the next one starts (the CLI's checkpoint files);

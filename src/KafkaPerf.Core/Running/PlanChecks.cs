@@ -41,6 +41,9 @@ internal sealed class PlanChecks
             else if (!factory.Capabilities.HasFlag(ClientCapabilities.Workloads) && plan.SettingsVariants.Any(v => plan.SettingsFor(v, name).HasWorkload))
                 errors.Add(new ValidationError(ValidationSeverity.Error,
                     $"'{name}' cannot key records other than by their id, nor add headers (--keys, --key-size, --headers): leave it out of this plan, or run it without them."));
+            else if (!factory.Capabilities.HasFlag(ClientCapabilities.Transactions) && plan.SettingsVariants.Any(v => v.TransactionRecords is not null))
+                errors.Add(new ValidationError(ValidationSeverity.Error,
+                    $"'{name}' has no transactions (--transactions): leave it out of this plan, or run it without them."));
             else if (factory.RequiresBroker && string.IsNullOrWhiteSpace(_connection.BootstrapServers))
                 errors.Add(new ValidationError(ValidationSeverity.Error, $"Client '{name}' needs a Kafka broker: give one with --bootstrap host:port."));
         }

@@ -92,6 +92,7 @@ internal sealed class RunExecutor
                     Consumers = cell.Settings.Consumers ?? 1,
                     Interval = plan.Interval,
                     Faults = faults?.Watch,
+                    Transactions = plan.SettingsFor(cell, run.Client).TransactionRecords is null ? null : new TransactionRecorder(),
                 };
                 // Garbage from the previous run is collected now, not inside the next timed section.
                 GC.Collect();
@@ -102,6 +103,7 @@ internal sealed class RunExecutor
                     () => Scenario.For(cell.Scenario, context).Run(context, runToken),
                     runToken, TaskCreationOptions.LongRunning, TaskScheduler.Default);
                 measurement = await AwaitRunAsync(scenario, runToken);
+                if (context.Transactions?.Snapshot() is { } transactions) measurement = measurement with { Transactions = transactions };
             }
             catch (Exception ex) when (ex is not OperationCanceledException)
             {

@@ -25,7 +25,7 @@ public sealed class ConsumeScenario : IScenario
         try
         {
             watch.Watch("creating the producer that fills the topic", static () => 0);
-            using var producer = context.CreateProducer(prefill, watch.Token);
+            using var producer = context.CreateProducer(prefill, watch.Token, measured: false);
             if (ProduceScenario.SendAndFlush(producer, expected, context.Payload, prefill, watch, cancellationToken) is { } stall)
                 return new RunRecord { Sent = expected, Delivered = prefill.Delivered, Lost = expected - prefill.Delivered, Error = watch.Describe($"filling the topic before consuming, {stall}") };
         }
@@ -37,7 +37,7 @@ public sealed class ConsumeScenario : IScenario
         if (prefill.DescribeShortfall(expected, "filling the topic before consuming") is { } prefillError)
             return new RunRecord { Sent = expected, Delivered = prefill.Delivered, Lost = expected - prefill.Delivered, Error = prefillError };
 
-        using var sink = new VerifyingRecordSink(clock, new KeyVerifier(expected), context.Payload, context.CheckPayload, RecordIdInValue.Prefix(context.Settings));
+        using var sink = new VerifyingRecordSink(clock, Verifier(context.Settings, expected), context.Payload, context.CheckPayload, RecordIdInValue.Prefix(context.Settings));
         using var consumer = context.CreateConsumer(watch.Token);
         bool completed;
         // The client's and its JVM's counters are read before the consumer starts: reading them crosses into the client,
@@ -66,6 +66,8 @@ public sealed class ConsumeScenario : IScenario
         if (resources is null) (perMessage, resources) = counters.Stop(expected);
 
         var verifier = sink.Verifier;
+        if (verifier.Excluded > 0 && sink.Error is null)
+            sink.OnError($"{verifier.Excluded} records of aborted transactions were read (the consumer should read committed records only)");
         string? error = sink.Error is { } consumerError
             ? $"consumer error after {sink.Received} of {expected} records: {consumerError}"
             : completed ? null
@@ -91,4 +93,10 @@ public sealed class ConsumeScenario : IScenario
             Resources = resources,
         };
     }
+
+    /// <summary>Keys 0..N-1 each once, except - with aborted transactions - those of the aborted ones, never.</summary>
+    internal static KeyVerifier Verifier(ClientSettings settings, long count) =>
+        settings is { TransactionRecords: { } records, AbortRatio: { } ratio } && ratio > 0
+            ? new KeyVerifier(count, id => TransactionPlan.IsAbortedRecord(id, records, ratio), TransactionPlan.AbortedRecords(count, records, ratio))
+            : new KeyVerifier(count);
 }

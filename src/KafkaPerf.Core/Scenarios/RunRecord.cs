@@ -150,6 +150,9 @@ public sealed record RunRecord
     /// <summary>The run's faults (<c>--fault</c>) and how its client recovered from each; <see langword="null"/> without.</summary>
     public IReadOnlyList<FaultRecord>? Faults { get; init; }
 
+    /// <summary>The run's transactions (<c>--transactions</c>): committed, aborted, and each one's latency; none without.</summary>
+    public TransactionRecord? Transactions { get; init; }
+
     /// <summary>Each worker's part when workers ran the run together (<c>--workers</c>, <c>--processes</c>); the run's own
     /// figures are their sum, its histograms their exact merge. <see langword="null"/> for a run of this process.</summary>
     public IReadOnlyList<WorkerPart>? Workers { get; init; }

@@ -61,12 +61,23 @@ public sealed record ScenarioContext
     public ProducerSpec ProducerSpec(CancellationToken cancellation) =>
         new(Topic, Settings) { Cancellation = cancellation, StallTimeout = StallTimeout };
 
-    /// <summary>One of this run's producers, its records' ids stamped into their values when keys do not carry them.</summary>
+    /// <summary>Counts and times the measured producer's transactions (<see cref="ClientSettings.TransactionRecords"/>);
+    /// <see langword="null"/> without transactions.</summary>
+    public TransactionRecorder? Transactions { get; init; }
+
+    /// <summary>One of this run's producers: its records' ids stamped into their values when keys do not carry them, and
+    /// in transactions when the run has them.</summary>
     /// <param name="sink">Receives its delivery reports.</param>
     /// <param name="cancellation">Ends the producer's blocking calls: the run's token or a stall watch's.</param>
+    /// <param name="measured">Whether its transactions are the run's figures (not those of a topic filled before consuming).</param>
     /// <returns>A producer that the caller disposes.</returns>
-    public IBenchProducer CreateProducer(IDeliverySink sink, CancellationToken cancellation) =>
-        RecordIdInValue.Wrap(Client.CreateProducer(ProducerSpec(cancellation), sink), Settings);
+    public IBenchProducer CreateProducer(IDeliverySink sink, CancellationToken cancellation, bool measured = true)
+    {
+        var producer = RecordIdInValue.Wrap(Client.CreateProducer(ProducerSpec(cancellation), sink), Settings);
+        return Settings.TransactionRecords is { } records
+            ? new TransactionalProducer(producer, records, Settings.AbortRatio ?? 0, Clock, measured ? Transactions : null, cancellation)
+            : producer;
+    }
 
     /// <summary>One of this run's consumers, reading records' ids from their values when keys do not carry them.</summary>
     /// <param name="cancellation">Makes disposing the consumer wait for nothing: the run's token or a stall watch's.</param>

@@ -149,7 +149,7 @@ public static class FaultTables
         return Seconds(median) + (missing > 0 ? $" ({missing} not by the end)" : string.Empty);
     }
 
-    private static double? Median(IEnumerable<double?> values)
+    internal static double? Median(IEnumerable<double?> values)
     {
         var present = values.OfType<double>().ToList();
         return present.Count == 0 ? null : Statistics.Summary.Of(present).Median;
@@ -163,11 +163,11 @@ public static class FaultTables
 
     private static string Seconds(double? value) => value is { } v && double.IsFinite(v) ? v.ToString("0.000", CultureInfo.InvariantCulture) : "–";
 
-    private static string Millis(double? micros) => micros is { } v && double.IsFinite(v) ? (v / 1000).ToString("0.0", CultureInfo.InvariantCulture) : "–";
+    internal static string Millis(double? micros) => micros is { } v && double.IsFinite(v) ? (v / 1000).ToString("0.0", CultureInfo.InvariantCulture) : "–";
 
-    private static string F(long? value) => value is { } v ? v.ToString("N0", CultureInfo.InvariantCulture).Replace(",", " ", StringComparison.Ordinal) : "–";
+    internal static string F(long? value) => value is { } v ? v.ToString("N0", CultureInfo.InvariantCulture).Replace(",", " ", StringComparison.Ordinal) : "–";
 
     private static string F(double? value, string format) => value is { } v && double.IsFinite(v) ? v.ToString(format, CultureInfo.InvariantCulture) : "–";
 
-    private static string Name(ScenarioKind scenario) => scenario.ToString().ToLowerInvariant();
+    internal static string Name(ScenarioKind scenario) => scenario.ToString().ToLowerInvariant();
 }

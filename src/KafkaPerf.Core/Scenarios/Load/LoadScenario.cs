@@ -145,7 +145,7 @@ public sealed partial class LoadScenario : IScenario
             try
             {
                 watch.Watch("creating the producer that fills the topic", static () => 0);
-                using var producer = _context.CreateProducer(prefill, watch.Token);
+                using var producer = _context.CreateProducer(prefill, watch.Token, measured: false);
                 if (ProduceScenario.SendAndFlush(producer, _schedule.TotalRecords, _context.Payload, prefill, watch, Token) is { } stall)
                     return watch.Describe($"filling the topic before consuming, {stall}");
             }

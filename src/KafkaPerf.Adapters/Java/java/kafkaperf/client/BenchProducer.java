@@ -36,8 +36,10 @@ public final class BenchProducer implements AutoCloseable {
     public BenchProducer(String[] settings, String topic, long sink, int metadataTimeoutMs) {
         this.topic = topic;
         this.sink = sink;
-        this.producer = new KafkaProducer<>(Settings.producer(settings), keys, new ByteArraySerializer());
+        java.util.Properties properties = Settings.producer(settings);
+        this.producer = new KafkaProducer<>(properties, keys, new ByteArraySerializer());
         try {
+            if (properties.containsKey("transactional.id")) producer.initTransactions();
             awaitLeaders(metadataTimeoutMs);
         } catch (RuntimeException e) {
             Thread.interrupted();
@@ -129,6 +131,21 @@ public final class BenchProducer implements AutoCloseable {
                 throw e;
             }
         }
+    }
+
+    /** Starts a transaction ({@code --transactions}). */
+    public void beginTransaction() {
+        producer.beginTransaction();
+    }
+
+    /** Commits the open transaction, blocking until the broker has; interrupted like {@link #flush}. */
+    public void commitTransaction() {
+        producer.commitTransaction();
+    }
+
+    /** Aborts the open transaction, blocking until the broker has. */
+    public void abortTransaction() {
+        producer.abortTransaction();
     }
 
     /**
