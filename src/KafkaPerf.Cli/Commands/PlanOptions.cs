@@ -57,6 +57,7 @@ internal static class PlanOptions
     public static readonly Option<string?> Headers = new("--headers") { Description = "Headers on every record, N:BYTES (N headers of BYTES bytes each, e.g. 5:32; 0 for none), to sweep." };
     public static readonly Option<string?> Transactions = new("--transactions") { Description = "Records per transaction, to sweep (e.g. 100,1000,10000): the producer is transactional and commits every N records; consumers read committed records only. Needs --acks all; produce and consume (the default scenarios then leave roundtrip out). See docs/workloads.md." };
     public static readonly Option<string?> AbortRatio = new("--abort-ratio") { Description = "With --transactions: the share of transactions aborted instead of committed (e.g. 0.1), to sweep." };
+    public static readonly Option<string?> Backlog = new("--backlog") { Description = "A consumer backlog to sweep (e.g. 1GB, 200MB): in a roundtrip at a --rate the consumers start only once this much is acknowledged and unread, then catch up while the producers go on; the result says when, and how fast they drained it. The default scenarios are then roundtrip only." };
     public static readonly Option<string?> Partitions = new("--partitions") { Description = "Partitions per topic to sweep (default 1)." };
     public static readonly Option<string?> FetchMinBytes = new("--fetch-min-bytes") { Description = "Consumer fetch.min.bytes values to sweep." };
     public static readonly Option<string[]> Overrides = new("-X") { Description = "A client's own setting, client:key=value (repeatable), applied after the common ones." };
@@ -82,7 +83,7 @@ internal static class PlanOptions
     public static Option[] Replication => [ReplicationFactor, MinInSyncReplicas];
 
     /// <summary>The sweeps and topics, after the replication.</summary>
-    public static Option[] Sweeps => [Acks, LingerMs, BatchSize, MaxInFlight, Compression, SendBuffer, ReceiveBuffer, FetchMinBytes, Idempotence, Keys, KeySize, Headers, Transactions, AbortRatio, Partitions, Overrides, TopicPrefix, KeepTopics, Payload, UsePrefetch];
+    public static Option[] Sweeps => [Acks, LingerMs, BatchSize, MaxInFlight, Compression, SendBuffer, ReceiveBuffer, FetchMinBytes, Idempotence, Keys, KeySize, Headers, Transactions, AbortRatio, Backlog, Partitions, Overrides, TopicPrefix, KeepTopics, Payload, UsePrefetch];
 
     private static IEnumerable<Option> All(bool findRate) => [.. findRate ? FindRateHead : RunHead, .. Replication, .. findRate ? [] : Faults, .. Sweeps, StallTimeout];
 
@@ -117,6 +118,8 @@ internal static class PlanOptions
         var scenarios = findRate ? parse.GetValue(SearchScenarios) : rate && IsDefault(parse, Scenarios) ? "produce,roundtrip" : parse.GetValue(Scenarios);
         // Roundtrip does not take transactions yet: left out of the default scenarios rather than refused.
         if (!findRate && parse.GetValue(Transactions) is not null && IsDefault(parse, Scenarios)) scenarios = rate ? "produce" : "produce,consume";
+        // A backlog is a roundtrip's: the only scenario by default.
+        if (!findRate && parse.GetValue(Backlog) is not null && IsDefault(parse, Scenarios)) scenarios = "roundtrip";
         var sizes = findRate ? parse.GetValue(SearchSizes)! : parse.GetValue(Sizes)!;
         int repeat = findRate ? parse.GetValue(SearchRepeat) : parse.GetValue(Repeat);
         long[] messages = findRate ? [] : [.. NumberList(parse.GetValue(Messages)!, "message count").Select(s => ParseNumber<long>(s, "message count"))];
@@ -149,6 +152,7 @@ internal static class PlanOptions
         if (parse.GetValue(Headers) is { } headers) builder.Headers([.. List(headers).Select(h => Parsed(() => HeaderSpec.Parse(h)))]);
         if (parse.GetValue(Transactions) is { } transactions) builder.Transactions(Numbers(transactions, "transactions"));
         if (parse.GetValue(AbortRatio) is { } abort) builder.AbortRatio([.. List(abort).Select(ParseRatio)]);
+        if (parse.GetValue(Backlog) is { } backlog) builder.Backlog([.. List(backlog).Select(b => Parsed(() => ByteSize.Parse(b)))]);
         if (parse.GetValue(Partitions) is { } partitions) builder.Partitions(Numbers(partitions, "partitions"));
         builder.Replication(parse.GetValue(ReplicationFactor), parse.GetValue(MinInSyncReplicas));
         if (!findRate) builder.Faults(parse.GetValue(Fault) ?? [], parse.GetValue(RecoverySlo));

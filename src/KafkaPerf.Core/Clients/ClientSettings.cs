@@ -68,6 +68,10 @@ public sealed record ClientSettings
     /// each transaction's number (<see cref="TransactionPlan"/>); none when unset.</summary>
     public double? AbortRatio { get; init; }
 
+    /// <summary>A consumer backlog (<c>--backlog</c>), in bytes: in a roundtrip at a rate the consumers start only once the
+    /// producers have this much acknowledged and unread, then catch up while the producers go on; none when unset.</summary>
+    public long? BacklogBytes { get; init; }
+
     /// <summary>Whether a record's id travels in the first 8 bytes of its value (<see cref="RecordKeys.IdBytes"/>)
     /// because its key does not say it: keys other than unique.</summary>
     [System.Text.Json.Serialization.JsonIgnore]
@@ -118,6 +122,7 @@ public sealed record ClientSettings
         if (Headers is { } headers) yield return new("headers", headers.ToString());
         if (TransactionRecords is { } transactions) yield return new("transactions", Invariant(transactions));
         if (AbortRatio is { } ratio) yield return new("abort.ratio", ratio.ToString("0.###", CultureInfo.InvariantCulture));
+        if (BacklogBytes is { } backlog) yield return new("backlog", ByteSize.Format(backlog));
         if (Partitions is { } partitions) yield return new("partitions", Invariant(partitions));
         if (Producers is { } producers) yield return new("producers", Invariant(producers));
         if (Consumers is { } consumers) yield return new("consumers", Invariant(consumers));

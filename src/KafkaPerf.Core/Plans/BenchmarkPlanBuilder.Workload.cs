@@ -15,6 +15,7 @@ public sealed partial class BenchmarkPlanBuilder
     private bool[] _idempotence = [];
     private int[] _transactions = [];
     private double[] _abortRatio = [];
+    private long[] _backlog = [];
 
     /// <summary>How records are keyed (<see cref="KeySpec"/>); several values sweep them. Unique keys when unset.</summary>
     /// <param name="values">Distributions.</param>
@@ -46,8 +47,15 @@ public sealed partial class BenchmarkPlanBuilder
     /// <returns>This builder.</returns>
     public BenchmarkPlanBuilder AbortRatio(params double[] values) { _abortRatio = values; return this; }
 
+    /// <summary>Consumer backlogs in bytes (a roundtrip at a rate: the consumers start once this much is unread); several
+    /// values sweep them.</summary>
+    /// <param name="bytes">Backlog sizes.</param>
+    /// <returns>This builder.</returns>
+    public BenchmarkPlanBuilder Backlog(params long[] bytes) { _backlog = bytes; return this; }
+
     private void CopyWorkload(ClientSettings settings)
     {
+        _backlog = settings.BacklogBytes is { } b ? [b] : [];
         _transactions = settings.TransactionRecords is { } t ? [t] : [];
         _abortRatio = settings.AbortRatio is { } r ? [r] : [];
         _keys = settings.Keys is { } k ? [k] : [];
@@ -63,7 +71,8 @@ public sealed partial class BenchmarkPlanBuilder
         variants = Sweep(variants, _keySize, (s, v) => s with { KeySizeBytes = v });
         variants = Sweep(variants, _headers, (s, v) => s with { Headers = v });
         variants = Sweep(variants, _transactions, (s, v) => s with { TransactionRecords = v });
-        return Sweep(variants, _abortRatio, (s, v) => s with { AbortRatio = v });
+        variants = Sweep(variants, _abortRatio, (s, v) => s with { AbortRatio = v });
+        return Sweep(variants, _backlog, (s, v) => s with { BacklogBytes = v });
     }
 
     private void ValidateWorkload(List<ValidationError> errors)
@@ -89,6 +98,7 @@ public sealed partial class BenchmarkPlanBuilder
                     $"--headers {headers} adds about {headers.WireBytes:N0} bytes to every record ({record:N0} with the largest payload and key), more than a broker takes ({BrokerRecordLimit:N0} bytes by default): give fewer or smaller headers."));
         }
         ValidateTransactions(Error);
+        ValidateBacklog(Error);
         if (_idempotence.Contains(true) && _acks.FirstOrDefault(a => a != AcksMode.All) is var acks && _acks.Any(a => a != AcksMode.All))
             Error($"Idempotence needs acks=all, and --acks gives {acks.ToKafkaValue()}: sweep --idempotence with --acks all only.");
     }
@@ -112,5 +122,24 @@ public sealed partial class BenchmarkPlanBuilder
             error("--transactions runs produce and consume; roundtrip with transactions is not built yet: leave roundtrip out of --scenarios.");
         if (_options.Faults.Count > 0)
             error("--transactions does not go with --fault yet: the read-back after a fault would count aborted records as lost.");
+    }
+
+    private void ValidateBacklog(Action<string> error)
+    {
+        if (_backlog.Length == 0) return;
+        foreach (var size in _backlog.Where(b => b < 1))
+            error($"--backlog {size} is not positive: give the bytes the consumers start behind, e.g. --backlog 1GB.");
+        if (_rates.Count == 0 || _options.Duration is null)
+        {
+            error("--backlog needs a rate: the producers send at --rate for --duration while the consumers wait for the backlog, e.g. --rate 50k --duration 60s.");
+            return;
+        }
+        if (_scenarios.Any(s => s != KafkaPerf.Scenarios.ScenarioKind.Roundtrip))
+            error("--backlog is a roundtrip's: the consumers wait, then catch up; give --scenarios roundtrip.");
+        if (_options.Faults.Count > 0) error("--backlog does not go with --fault yet.");
+        long smallestRun = (long)(_rates.Min() * (_options.LoadWarmup + _options.Duration.Value).TotalSeconds) * (_payloadSizes.Count == 0 ? 1 : _payloadSizes.Min());
+        foreach (var size in _backlog.Where(b => b >= smallestRun).Distinct())
+            error(string.Create(CultureInfo.InvariantCulture,
+                $"--backlog {ByteSize.Format(size)} is not less than the {ByteSize.Format(smallestRun)} the smallest cell sends (rate × (warm-up + duration) × size): the consumers would never start; lengthen --duration or give a smaller backlog."));
     }
 }

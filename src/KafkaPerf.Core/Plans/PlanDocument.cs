@@ -165,7 +165,8 @@ public static class PlanDocument
             .Consumers([.. Values(variants, v => v.Consumers)]).Idempotence([.. Values(variants, v => v.Idempotence)])
             .Keys([.. variants.Select(v => v.Keys).OfType<KeySpec>().Distinct()]).KeySizeBytes([.. Values(variants, v => v.KeySizeBytes)])
             .Headers([.. variants.Select(v => v.Headers).OfType<HeaderSpec>().Distinct()])
-            .Transactions([.. Values(variants, v => v.TransactionRecords)]).AbortRatio([.. Values(variants, v => v.AbortRatio)]);
+            .Transactions([.. Values(variants, v => v.TransactionRecords)]).AbortRatio([.. Values(variants, v => v.AbortRatio)])
+            .Backlog([.. Values(variants, v => v.BacklogBytes)]);
         foreach (var (client, settings) in plan.ClientOverrides)
             foreach (var (key, value) in settings)
                 builder.Override(client, key, value);

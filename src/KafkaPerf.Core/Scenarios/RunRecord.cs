@@ -153,6 +153,10 @@ public sealed record RunRecord
     /// <summary>The run's transactions (<c>--transactions</c>): committed, aborted, and each one's latency; none without.</summary>
     public TransactionRecord? Transactions { get; init; }
 
+    /// <summary>A roundtrip's consumer backlog (<c>--backlog</c>): when it was reached, when the consumers caught up, how
+    /// fast they drained it; none without.</summary>
+    public BacklogRecord? Backlog { get; init; }
+
     /// <summary>Each worker's part when workers ran the run together (<c>--workers</c>, <c>--processes</c>); the run's own
     /// figures are their sum, its histograms their exact merge. <see langword="null"/> for a run of this process.</summary>
     public IReadOnlyList<WorkerPart>? Workers { get; init; }

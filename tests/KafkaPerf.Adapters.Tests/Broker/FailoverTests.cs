@@ -104,9 +104,10 @@ public sealed class FailoverTests(FailoverClusterFixture fixture) : IClassFixtur
         var kind = FaultSpec.Parse(spec).Kind;
         if (kind is FaultKind.Restart or FaultKind.Pause)
         {
-            // Undone at its time, 2 s or 5 s after the fault's (a restart once the node's JVM is ready again).
+            // Undone at its time, 2 s or 5 s after the fault's (a restart once the node's JVM is ready again: a broker's
+            // start, which took 32 s on a CI machine under load).
             double back = Warmup.TotalSeconds + FaultAt + FaultSpec.Parse(spec).For!.Value.TotalSeconds;
-            Assert.InRange(fault.BackAtSeconds!.Value, back, back + (kind == FaultKind.Restart ? 30 : 1.5));
+            Assert.InRange(fault.BackAtSeconds!.Value, back, back + (kind == FaultKind.Restart ? 90 : 1.5));
         }
         if (kind == FaultKind.Pause && fault.NewLeader is null)
         {

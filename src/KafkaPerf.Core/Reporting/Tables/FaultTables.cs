@@ -161,7 +161,7 @@ public static class FaultTables
         return present.Count == 0 ? "–" : F(present.Sum());
     }
 
-    private static string Seconds(double? value) => value is { } v && double.IsFinite(v) ? v.ToString("0.000", CultureInfo.InvariantCulture) : "–";
+    internal static string Seconds(double? value) => value is { } v && double.IsFinite(v) ? v.ToString("0.000", CultureInfo.InvariantCulture) : "–";
 
     internal static string Millis(double? micros) => micros is { } v && double.IsFinite(v) ? (v / 1000).ToString("0.0", CultureInfo.InvariantCulture) : "–";
 

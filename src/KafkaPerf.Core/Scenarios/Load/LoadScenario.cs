@@ -79,6 +79,10 @@ public sealed partial class LoadScenario : IScenario
         private readonly IntervalSampler _sampler;
         private ConcurrentKeyVerifier? _verifier;
         private long _completedAt;
+        private long _backlogRecords;
+        private long _backlogOrigin;
+        private long _backlogReachedAt;
+        private long _consumersReadyAt;
 
         public LoadRun(LoadScenario scenario, ScenarioContext context, LoadState state, CancellationToken cancellationToken)
         {
@@ -100,10 +104,13 @@ public sealed partial class LoadScenario : IScenario
             string? error = Kind == ScenarioKind.Consume ? Fill() : null;
             if (error is not null) return new RunRecord { Sent = total, Lost = total, Error = error, Producers = _context.Producers, Consumers = _context.Consumers };
 
+            // A backlog: the consumers start once that many records are acknowledged (AwaitBacklog), not before the first send.
+            long? backlog = Kind == ScenarioKind.Roundtrip && _schedule.IsRate && _context.Settings.BacklogBytes is { } bytes
+                ? Math.Max(1, (bytes + Math.Max(1, _context.Payload.Length) - 1) / Math.Max(1, _context.Payload.Length)) : null;
             if (Kind != ScenarioKind.Produce)
             {
                 _verifier = new ConcurrentKeyVerifier(total);
-                error = StartConsumers();
+                if (backlog is null) error = StartConsumers();
             }
             if (error is null && Kind != ScenarioKind.Consume) error = StartProducers();
             if (error is not null) return Failed(error);
@@ -123,7 +130,8 @@ public sealed partial class LoadScenario : IScenario
                 _schedule.IsRate ? () => Volatile.Write(ref measuredCounters, ReadCountersOrNull()) : null);
             _start.Set();
 
-            error = Kind switch
+            if (backlog is { } records) error = AwaitBacklog(records, origin);
+            error ??= Kind switch
             {
                 ScenarioKind.Produce => AwaitProducers(),
                 ScenarioKind.Roundtrip => AwaitProducers() ?? AwaitArrivals(),
@@ -202,6 +210,24 @@ public sealed partial class LoadScenario : IScenario
             if (_producers.FirstOrDefault(w => w.Error is not null) is { } failed)
                 return $"producer {failed.Index + 1} of {count} could not start: {TypeName(failed.Error!)}: {failed.Error!.Message}";
             return ready ? null : $"{_producers.Count(w => w.Ready.IsSet)} of {count} producers were ready after {_context.StallTimeout.TotalSeconds:0.#} s";
+        }
+
+        /// <summary>A backlog run: waits until the producers have <paramref name="records"/> acknowledged (nothing is read
+        /// yet), then starts the consumers, which read from the topic's start while the producers go on.</summary>
+        private string? AwaitBacklog(long records, long origin)
+        {
+            long Acknowledged() => _producers.Sum(w => w.Sink.Acknowledged);
+            bool reached = ProgressWait.Until(() => Acknowledged() >= records || _producers.All(w => w.Done.IsSet),
+                Acknowledged, _context.StallTimeout, Token);
+            if (Acknowledged() < records)
+                return reached ? $"the backlog of {records} records was never reached: the producers had {Acknowledged()} acknowledged when they ended"
+                    : $"stalled building the backlog: {Acknowledged()} of {records} records acknowledged, nothing new for {_context.StallTimeout.TotalSeconds:0.#} s";
+            _backlogReachedAt = _state.Clock.GetTimestamp();
+            var error = StartConsumers();
+            _consumersReadyAt = _state.Clock.GetTimestamp();
+            _backlogOrigin = origin;
+            _backlogRecords = records;
+            return error;
         }
 
         /// <summary>Waits until every producer has sent and flushed; progress is any record sent or acknowledged.</summary>
@@ -308,6 +334,10 @@ public sealed partial class LoadScenario : IScenario
                 ConsumerConfig = _consumers.Count > 0 ? _consumers[0].Consumer.EffectiveConfig : null,
                 CountersPerMessage = perMessage,
                 Resources = resources,
+                Backlog = _backlogRecords > 0 && _schedule.Load is { } offered
+                    ? BacklogRecord.From(_backlogRecords, ticks.ToSeconds(_backlogReachedAt - _backlogOrigin), ticks.ToSeconds(_consumersReadyAt - _backlogOrigin),
+                        _sampler.Intervals, offered.RecordsPerSecond)
+                    : null,
             };
         }
 

@@ -1,0 +1,51 @@
+using KafkaPerf.Adapters.Confluent;
+using KafkaPerf.Adapters.Java;
+using KafkaPerf.Adapters.Tests.Java;
+using KafkaPerf.Clients;
+using KafkaPerf.Scenarios;
+using KafkaPerf.Scenarios.Load;
+
+namespace KafkaPerf.Adapters.Tests.Load;
+
+/// <summary>A consumer backlog (<c>--backlog</c>) on the real embedded broker: the producers build it at the rate, the
+/// consumers start once it is there, drain it while the producers go on, and every record arrives once.</summary>
+[Collection(BrokerCollectionDefinition.Name)]
+public sealed class BacklogOnBrokerTests(BrokerFixture fixture)
+{
+    [Theory]
+    [InlineData("confluent")]
+    [InlineData("java")]
+    public async Task Roundtrip_BacklogReachedBeforeTheConsumersStartAndDrained(string clientName)
+    {
+        IBenchClientFactory factory = clientName == "java" ? new JavaClientFactory(JavaStyle.PerRecord, JavaTestJvm.Options) : new ConfluentClientFactory();
+        await using var client = factory.Create(new ClientConnection(fixture.Broker.BootstrapServers, fixture.Broker.KafkaVersion));
+        var topic = $"kafkaperf-backlog-{clientName}-{Guid.NewGuid():N}";
+        await client.CreateTopicAsync(new TopicSpec(topic), TestPaths.Timeout());
+        try
+        {
+            // 2 000 records of 1 KB a second for 4 s; the consumers start 2 000 records (2 MB) behind.
+            var load = new RateLoad(2_000, TimeSpan.FromSeconds(4), TimeSpan.FromMilliseconds(500), TimeSpan.FromMilliseconds(250));
+            var context = new ScenarioContext
+            {
+                Client = client, Topic = topic, MessageCount = load.MeasuredRecords, Payload = new byte[1_000], Load = load, Interval = load.Interval,
+                Settings = new ClientSettings { LingerMs = 1, BacklogBytes = 2_000_000 }, StallTimeout = TimeSpan.FromSeconds(20),
+            };
+
+            var m = await Task.Run(() => LoadScenario.For(ScenarioKind.Roundtrip).Run(context, TestPaths.Timeout()));
+
+            Assert.True(m.Succeeded, m.Error);
+            Assert.Equal(m.Sent, m.Received);
+            var b = m.Backlog!;
+            Assert.Equal(2_000, b.Records);
+            Assert.InRange(b.ReachedAtSeconds, 0.9, 3);
+            Assert.True(b.ConsumersReadyAtSeconds >= b.ReachedAtSeconds);
+            Assert.NotNull(b.CaughtUpAtSeconds);
+            Assert.True(b.DrainRecordsPerSecond > 2_000, $"{clientName} drained at {b.DrainRecordsPerSecond}/s");
+            Assert.All(m.Intervals!.Where(i => i.StartSeconds + i.LengthSeconds <= b.ReachedAtSeconds), i => Assert.Equal(0, i.Consumed));
+        }
+        finally
+        {
+            await client.DeleteTopicAsync(topic, TestPaths.Timeout());
+        }
+    }
+}
