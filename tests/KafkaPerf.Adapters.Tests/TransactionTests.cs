@@ -85,31 +85,9 @@ public sealed class TransactionTests(BrokerFixture fixture)
         });
     }
 
-    private static IBenchClientFactory Factory(string name) => name switch
-    {
-        "confluent" => new ConfluentClientFactory(),
-        "confluent-async" => new ConfluentClientFactory(style: ConfluentStyle.AsyncWindow),
-        "confluent-records" => new ConfluentClientFactory(style: ConfluentStyle.RecordConsume),
-        "java" => new JavaClientFactory(JavaStyle.PerRecord, JavaTestJvm.Options),
-        "java-batched" => new JavaClientFactory(JavaStyle.Batched, JavaTestJvm.Options),
-        "java-records" => new JavaClientFactory(JavaStyle.Records, JavaTestJvm.Options),
-        _ => throw new ArgumentException(name),
-    };
 
-    private async Task OnTopicAsync(string clientName, Func<IBenchClient, string, Task> test)
-    {
-        await using var client = Factory(clientName).Create(Connection);
-        var topic = $"kafkaperf-tx-{clientName}-{Guid.NewGuid():N}";
-        await client.CreateTopicAsync(new TopicSpec(topic), TestPaths.Timeout());
-        try
-        {
-            await test(client, topic);
-        }
-        finally
-        {
-            await client.DeleteTopicAsync(topic, TestPaths.Timeout());
-        }
-    }
+    private Task OnTopicAsync(string clientName, Func<IBenchClient, string, Task> test) =>
+        TemporaryTopic.RunAsync(TemporaryTopic.Factory(clientName), Connection, test);
 
     /// <summary>The ids of the topic's records (from their keys: unique keys), read with a plain consumer at an isolation
     /// level, until <paramref name="expected"/> arrived and nothing more for a second.</summary>

@@ -209,31 +209,9 @@ public sealed class WorkloadTests(BrokerFixture fixture)
         return (int)(((int)h & 0x7fffffff) % partitions);
     }
 
-    private static IBenchClientFactory Factory(string name) => name switch
-    {
-        "confluent" => new ConfluentClientFactory(),
-        "confluent-async" => new ConfluentClientFactory(style: ConfluentStyle.AsyncWindow),
-        "confluent-records" => new ConfluentClientFactory(style: ConfluentStyle.RecordConsume),
-        "java" => new JavaClientFactory(JavaStyle.PerRecord, JavaTestJvm.Options),
-        "java-batched" => new JavaClientFactory(JavaStyle.Batched, JavaTestJvm.Options),
-        "java-records" => new JavaClientFactory(JavaStyle.Records, JavaTestJvm.Options),
-        _ => throw new ArgumentException(name),
-    };
 
-    private async Task OnTopicAsync(string clientName, Func<IBenchClient, string, Task> test, int partitions)
-    {
-        await using var client = Factory(clientName).Create(Connection);
-        var topic = $"kafkaperf-workload-{clientName}-{Guid.NewGuid():N}";
-        await client.CreateTopicAsync(new TopicSpec(topic, partitions), TestPaths.Timeout());
-        try
-        {
-            await test(client, topic);
-        }
-        finally
-        {
-            await client.DeleteTopicAsync(topic, TestPaths.Timeout());
-        }
-    }
+    private Task OnTopicAsync(string clientName, Func<IBenchClient, string, Task> test, int partitions) =>
+        TemporaryTopic.RunAsync(TemporaryTopic.Factory(clientName), Connection, test, partitions);
 
     private sealed record Consumed(byte[]? Key, byte[] Value, int Partition, Headers Headers);
 

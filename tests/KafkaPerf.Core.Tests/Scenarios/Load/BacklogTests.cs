@@ -34,8 +34,9 @@ public class BacklogTests
         Assert.True(b.ConsumersReadyAtSeconds >= b.ReachedAtSeconds);
         Assert.NotNull(b.CaughtUpAtSeconds);
         Assert.True(b.DrainRecordsPerSecond > 5_000, $"drained at {b.DrainRecordsPerSecond}/s");
-        // Nothing was consumed before the consumers started: the lag grew to the backlog first.
-        Assert.All(m.Intervals!.Where(i => i.StartSeconds + i.LengthSeconds <= b.ReachedAtSeconds), i => Assert.Equal(0, i.Consumed));
+        // Nothing was consumed before the consumers started: the lag grew to the backlog first (an interval's bounds are
+        // the sampler's wake-ups, late by up to an interval on a loaded machine).
+        Assert.All(m.Intervals!.Where(i => i.StartSeconds + (2 * i.LengthSeconds) <= b.ReachedAtSeconds), i => Assert.Equal(0, i.Consumed));
         Assert.Contains(m.Intervals!, i => i.Lag >= 2_000);
     }
 
