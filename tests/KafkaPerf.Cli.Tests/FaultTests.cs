@@ -331,9 +331,11 @@ public sealed class FaultTests : IDisposable
     /// timeout far away; the caller sends SIGCONT.</summary>
     private static async Task<(CliProcess Run, (int Pid, string DataDirectory, string Bootstrap) Broker)> StartWithAHungJavaFlushAsync(DirectoryInfo output)
     {
-        // 100 000 records of 1 KB are three times the producer's 32 MB buffer: stopped a moment into run 3, the producer
-        // still blocks with its buffer full, as with the 300 000 this once sent (two runs of which took a minute or more).
-        var run = StartRun(output, "java", "produce", "--stall-timeout", "60s", "--messages", "100000", "--signals");
+        // 30 000 records of 1 KB are almost four times a producer buffer of 8 MB: stopped a moment into run 3, the producer
+        // still blocks with its buffer full, as with the 100 000 records and the default 32 MB this sent before (each test
+        // took 75-131 s of a loaded CI machine, most of it the first two runs of a cold JVM).
+        var run = StartRun(output, "java", "produce", "--stall-timeout", "60s", "--messages", "30000",
+            "-X", "java:buffer.memory=8388608", "--signals");
         await run.WaitForAsync("[   2/3]", TimeSpan.FromMinutes(3));
         var broker = BrokerOf(run);
         await Task.Delay(300, TestContext.Current.CancellationToken);
