@@ -32,6 +32,11 @@ public partial class CliTests
     [InlineData(new[] { "--rate", "1000", "--duration", "2s", "--backlog", "1XB" }, "'1XB' is not a size: write bytes with a unit")]
     [InlineData(new[] { "--rate", "1000", "--duration", "2s", "--backlog", "1GB" }, "--backlog 1GB is not less than the 400KB the smallest cell sends")]
     [InlineData(new[] { "--rate", "1000", "--duration", "2s", "--scenarios", "produce,roundtrip", "--backlog", "10KB" }, "--backlog is a roundtrip's")]
+    [InlineData(new[] { "--group", "shared" }, "Unknown group 'shared': use classic, share (acknowledged implicitly), share:explicit")]
+    [InlineData(new[] { "--group", "share", "--scenarios", "produce" }, "--group share is a consumer's: give --scenarios consume or roundtrip")]
+    [InlineData(new[] { "--group", "share", "--transactions", "100", "--scenarios", "consume" }, "--group share does not go with --transactions yet")]
+    [InlineData(new[] { "--clients", "inmemory", "--group", "share:explicit" }, "'inmemory' has no share-group consumer (--group share)")]
+    [InlineData(new[] { "--group", "share", "--brokers", "3", "--replication-factor", "3", "--rate", "1000", "--duration", "5s", "--fault", "kill:leader@2s" }, "--group share does not go with --fault yet.")]
     public async Task Run_WorkloadThatCannotRun_OneLineExit2AndNothingStarted(string[] args, string expected)
     {
         var output = Path.Combine(Path.GetTempPath(), "kafkaperf-cli-" + Guid.NewGuid().ToString("N"));

@@ -140,7 +140,7 @@ public partial class CliTests
         Assert.Equal(0, exit);
         Assert.Contains("library: Confluent.Kafka 2.16.0, librdkafka 2.16.0 (librdkafka.redist: ", stdout, StringComparison.Ordinal);
         Assert.Contains("library: Apache Kafka client 4.3.1", stdout, StringComparison.Ordinal);
-        Assert.Contains("capabilities: Prefetch, DeliveryLatency, Workloads, Transactions", stdout, StringComparison.Ordinal);
+        Assert.Contains("capabilities: Prefetch, DeliveryLatency, Workloads, Transactions, ShareGroups", stdout, StringComparison.Ordinal);
         Assert.Contains("library: kcat 1.7.1, librdkafka 2.16.0", stdout, StringComparison.Ordinal);
         Assert.Contains("library: Apache Kafka tools 4.3.1", stdout, StringComparison.Ordinal);
         Assert.True(stdout.IndexOf("Reference tools", StringComparison.Ordinal) > stdout.IndexOf("java-batched", StringComparison.Ordinal));

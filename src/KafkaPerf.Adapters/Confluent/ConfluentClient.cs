@@ -57,7 +57,7 @@ internal sealed class ConfluentClient : IBenchClient
 
     public string LibraryVersion => $"Confluent.Kafka {ConfluentNativeLibrary.ManagedVersion}, librdkafka {_binding.Version}";
 
-    public ClientCapabilities Capabilities => ClientCapabilities.DeliveryLatency | ClientCapabilities.Workloads | ClientCapabilities.Transactions;
+    public ClientCapabilities Capabilities => ClientCapabilities.DeliveryLatency | ClientCapabilities.Workloads | ClientCapabilities.Transactions | ClientCapabilities.ShareGroups;
 
     public IReadOnlyDictionary<string, string> Details { get; }
 
@@ -81,6 +81,10 @@ internal sealed class ConfluentClient : IBenchClient
     public IBenchConsumer CreateConsumer(ConsumerSpec spec)
     {
         ArgumentNullException.ThrowIfNull(spec);
+        if (spec.Settings.Group.IsShare())
+            return LibrdkafkaShareConsumer.IsAvailable(_binding)
+                ? new LibrdkafkaShareConsumer(spec, _bootstrap, _security, _binding, _admin)
+                : throw new NotSupportedException($"librdkafka {_binding.Version} has no share consumer (librdkafka 2.15 and later have one): run --group share with a later confluent@VERSION.");
         return _style == ConfluentStyle.RecordConsume
             ? new ConfluentRecordConsumer(spec, _bootstrap, _security, _binding)
             : new ConfluentConsumer(spec, _bootstrap, _security, _binding);

@@ -63,6 +63,20 @@ internal static class ConfluentSettings
         return all;
     }
 
+    /// <summary>Settings of librdkafka's share consumer: the consumer's common knobs, without the classic group's keys
+    /// (the group's start is its own setting; librdkafka refuses or ignores offset reset, isolation and auto-creation for
+    /// a share consumer) and without Confluent.Kafka's <c>dotnet.*</c> keys, which no share consumer reads.</summary>
+    public static List<KeyValuePair<string, string>> ShareConsumer(string bootstrap, string groupId, ClientSettings settings, KafkaSecurity? security = null)
+    {
+        var config = Common(bootstrap, settings, security);
+        if (settings.FetchMinBytes is { } fetchMin) config.Set("fetch.min.bytes", fetchMin);
+        config.Set("group.id", groupId);
+        config.Set("share.acknowledgement.mode", settings.Group == ConsumerGroupKind.ShareExplicit ? "explicit" : "implicit");
+        var all = config.WithOverrides(settings);
+        all.RemoveAll(e => e.Key == ConfluentAsyncProducer.WindowKey || e.Key.StartsWith("dotnet.", StringComparison.Ordinal));
+        return all;
+    }
+
     /// <summary>Admin client settings.</summary>
     /// <remarks>librdkafka builds an admin client as a producer, which asks brokers to auto-create any topic it requests
     /// metadata for: on a cluster with <c>auto.create.topics.enable=true</c> (Kafka's default) waiting for a deleted topic

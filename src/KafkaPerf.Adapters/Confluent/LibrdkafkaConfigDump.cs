@@ -52,6 +52,46 @@ internal static unsafe class LibrdkafkaConfigDump
         return result;
     }
 
+    /// <summary>The configuration of a client built from <paramref name="settings"/> without a Confluent.Kafka handle
+    /// (librdkafka's share consumer): the settings applied to a fresh configuration and dumped.</summary>
+    /// <param name="binding">The loaded library.</param>
+    /// <param name="settings">The settings.</param>
+    /// <returns>Every key with its value, secrets masked, sorted by key.</returns>
+    public static SortedDictionary<string, string> Effective(LibrdkafkaBinding binding, IReadOnlyList<KeyValuePair<string, string>> settings)
+    {
+        var result = new SortedDictionary<string, string>(StringComparer.Ordinal);
+        Fresh(new Api(binding.Handle), settings, result);
+        foreach (var (key, value) in settings) result.TryAdd(key, KafkaSecurity.IsSecret(key) ? KafkaSecurity.Hidden : value);
+        return result;
+    }
+
+    /// <summary>A new librdkafka configuration with every setting applied; the caller owns it.</summary>
+    /// <param name="binding">The loaded library.</param>
+    /// <param name="settings">The settings (<c>dotnet.*</c> keys are skipped).</param>
+    /// <returns>The <c>rd_kafka_conf_t</c>.</returns>
+    /// <exception cref="ArgumentException">librdkafka rejects a setting.</exception>
+    public static IntPtr NewConf(LibrdkafkaBinding binding, IReadOnlyList<KeyValuePair<string, string>> settings)
+    {
+        var api = new Api(binding.Handle);
+        var conf = api.ConfNew();
+        var error = stackalloc byte[512];
+        foreach (var (key, value) in settings)
+        {
+            if (key.StartsWith("dotnet.", StringComparison.Ordinal)) continue;
+            if (Set(api, conf, key, value, error) is { } rejected)
+            {
+                api.ConfDestroy(conf);
+                throw new ArgumentException(rejected);
+            }
+        }
+        return conf;
+    }
+
+    /// <summary>Destroys a configuration that no client took over.</summary>
+    /// <param name="binding">The loaded library.</param>
+    /// <param name="conf">The configuration.</param>
+    public static void DestroyConf(LibrdkafkaBinding binding, IntPtr conf) => new Api(binding.Handle).ConfDestroy(conf);
+
     /// <summary>librdkafka's <c>builtin.features</c> (codecs, SASL mechanisms, TLS, …) as the library reports them.</summary>
     /// <param name="library">The loaded library's handle.</param>
     /// <returns>The comma-separated list; empty when it cannot be read.</returns>

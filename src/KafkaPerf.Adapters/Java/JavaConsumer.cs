@@ -50,7 +50,7 @@ internal sealed unsafe class JavaConsumer : IBenchConsumer
             try
             {
                 var local = env.NewObject(runtime.ConsumerClass, runtime.ConsumerInit,
-                    [JValue.Ref(array), JValue.Ref(topic), JValue.Of(_sinkHandle), JValue.Of(spec.UsePrefetch)]);
+                    [JValue.Ref(array), JValue.Ref(topic), JValue.Of(_sinkHandle), JValue.Of(spec.UsePrefetch), JValue.Of((int)(spec.Settings.Group ?? ConsumerGroupKind.Classic))]);
                 _consumer = env.NewGlobalRef(local);
                 env.DeleteLocalRef(local);
             }

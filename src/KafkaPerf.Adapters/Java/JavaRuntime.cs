@@ -52,7 +52,7 @@ internal sealed unsafe class JavaRuntime
         ProducerClose = env.GetMethodId(ProducerClass, "close", "(J)V");
 
         ConsumerClass = env.FindClassGlobal("kafkaperf/client/BenchConsumer");
-        ConsumerInit = env.GetMethodId(ConsumerClass, "<init>", "([Ljava/lang/String;Ljava/lang/String;JZ)V");
+        ConsumerInit = env.GetMethodId(ConsumerClass, "<init>", "([Ljava/lang/String;Ljava/lang/String;JZI)V");
         ConsumerSetBuffer = env.GetMethodId(ConsumerClass, "setBuffer", "(Ljava/nio/ByteBuffer;)V");
         ConsumerStart = env.GetMethodId(ConsumerClass, "start", "()V");
         ConsumerPoll = env.GetMethodId(ConsumerClass, "poll", "(I)I");

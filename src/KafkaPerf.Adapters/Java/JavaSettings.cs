@@ -33,6 +33,13 @@ internal static class JavaSettings
         var config = Common(bootstrap, settings, security);
         if (settings.FetchMinBytes is { } fetchMin) config.Set("fetch.min.bytes", fetchMin);
         config.Set("group.id", groupId);
+        if (settings.Group.IsShare())
+        {
+            // A share group's start is the group's setting (share.auto.offset.reset, set by BenchConsumer), and the share
+            // consumer refuses the classic group's keys.
+            config.Set("share.acknowledgement.mode", settings.Group == ConsumerGroupKind.ShareExplicit ? "explicit" : "implicit");
+            return config.WithOverrides(settings);
+        }
         config.Set("auto.offset.reset", "earliest");
         config.Set("allow.auto.create.topics", "false");
         // The Java client reads uncommitted records by default; a run with transactions reads committed ones only.

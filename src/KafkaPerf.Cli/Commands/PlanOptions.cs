@@ -40,7 +40,7 @@ internal static class PlanOptions
     public static readonly Option<string?> ClusterWarmup = new("--cluster-warmup") { Description = "Before the first run, warm the cluster up for this long (e.g. 30s): rounds of produce-then-consume of the first cell's size on topics of their own, the clients in turn, excluded from every figure. A just-started cluster's first cells are otherwise slower than the same cells later. Default: 30s before a rate plan or a search on a broker the tool starts (90s for several brokers), none otherwise; 0s for none." };
     public static readonly Option<string?> Interval = new("--interval") { Description = "Length of one interval of a load run's time series (default 1s)." };
     public static readonly Option<string?> Producers = new("--producers") { Description = "Producer instances per client, each on its own thread, sharing the records and the rate; several values sweep them." };
-    public static readonly Option<string?> Consumers = new("--consumers") { Description = "Consumers per client in one group (the topic gets at least as many partitions); several values sweep them." };
+    public static readonly Option<string?> Consumers = new("--consumers") { Description = "Consumers per client in one group (a classic group's topic gets at least as many partitions; a share group's keeps --partitions); several values sweep them." };
     public static readonly Option<string?> References = new("--references") { Description = "Reference tools to run beside the clients in produce and consume cells: kcat (librdkafka's CLI), kafka-tools (Kafka's ProducerPerformance/ConsumerPerformance). A missing tool is left out with a warning." };
     public static readonly Option<int?> ReplicationFactor = new("--replication-factor") { Description = "Replicas of each run's topic (default: the cluster's brokers, at most 3)." };
     public static readonly Option<int?> MinInSyncReplicas = new("--min-insync-replicas") { Description = "min.insync.replicas of each run's topic (default: the broker's, 1)." };
@@ -58,6 +58,7 @@ internal static class PlanOptions
     public static readonly Option<string?> Transactions = new("--transactions") { Description = "Records per transaction, to sweep (e.g. 100,1000,10000): the producer is transactional and commits every N records; consumers read committed records only. Needs --acks all; produce and consume (the default scenarios then leave roundtrip out). See docs/workloads.md." };
     public static readonly Option<string?> AbortRatio = new("--abort-ratio") { Description = "With --transactions: the share of transactions aborted instead of committed (e.g. 0.1), to sweep." };
     public static readonly Option<string?> Backlog = new("--backlog") { Description = "A consumer backlog to sweep (e.g. 1GB, 200MB): in a roundtrip at a --rate the consumers start only once this much is acknowledged and unread, then catch up while the producers go on; the result says when, and how fast they drained it. The default scenarios are then roundtrip only." };
+    public static readonly Option<string?> Group = new("--group") { Description = "The group the consumers join, to sweep: classic (the default), share (a KIP-932 share group, records acknowledged implicitly by the next poll) or share:explicit (each record accepted explicitly). The default scenarios are then consume and roundtrip (roundtrip at a --rate)." };
     public static readonly Option<string?> Partitions = new("--partitions") { Description = "Partitions per topic to sweep (default 1)." };
     public static readonly Option<string?> FetchMinBytes = new("--fetch-min-bytes") { Description = "Consumer fetch.min.bytes values to sweep." };
     public static readonly Option<string[]> Overrides = new("-X") { Description = "A client's own setting, client:key=value (repeatable), applied after the common ones." };
@@ -83,7 +84,7 @@ internal static class PlanOptions
     public static Option[] Replication => [ReplicationFactor, MinInSyncReplicas];
 
     /// <summary>The sweeps and topics, after the replication.</summary>
-    public static Option[] Sweeps => [Acks, LingerMs, BatchSize, MaxInFlight, Compression, SendBuffer, ReceiveBuffer, FetchMinBytes, Idempotence, Keys, KeySize, Headers, Transactions, AbortRatio, Backlog, Partitions, Overrides, TopicPrefix, KeepTopics, Payload, UsePrefetch];
+    public static Option[] Sweeps => [Acks, LingerMs, BatchSize, MaxInFlight, Compression, SendBuffer, ReceiveBuffer, FetchMinBytes, Idempotence, Keys, KeySize, Headers, Transactions, AbortRatio, Backlog, Group, Partitions, Overrides, TopicPrefix, KeepTopics, Payload, UsePrefetch];
 
     private static IEnumerable<Option> All(bool findRate) => [.. findRate ? FindRateHead : RunHead, .. Replication, .. findRate ? [] : Faults, .. Sweeps, StallTimeout];
 
@@ -120,6 +121,8 @@ internal static class PlanOptions
         if (!findRate && parse.GetValue(Transactions) is not null && IsDefault(parse, Scenarios)) scenarios = rate ? "produce" : "produce,consume";
         // A backlog is a roundtrip's: the only scenario by default.
         if (!findRate && parse.GetValue(Backlog) is not null && IsDefault(parse, Scenarios)) scenarios = "roundtrip";
+        // A group is the consumers': consume and roundtrip by default (roundtrip alone at a rate).
+        else if (!findRate && parse.GetValue(Group) is not null && IsDefault(parse, Scenarios)) scenarios = rate ? "roundtrip" : "consume,roundtrip";
         var sizes = findRate ? parse.GetValue(SearchSizes)! : parse.GetValue(Sizes)!;
         int repeat = findRate ? parse.GetValue(SearchRepeat) : parse.GetValue(Repeat);
         long[] messages = findRate ? [] : [.. NumberList(parse.GetValue(Messages)!, "message count").Select(s => ParseNumber<long>(s, "message count"))];
@@ -153,6 +156,7 @@ internal static class PlanOptions
         if (parse.GetValue(Transactions) is { } transactions) builder.Transactions(Numbers(transactions, "transactions"));
         if (parse.GetValue(AbortRatio) is { } abort) builder.AbortRatio([.. List(abort).Select(ParseRatio)]);
         if (parse.GetValue(Backlog) is { } backlog) builder.Backlog([.. List(backlog).Select(b => Parsed(() => ByteSize.Parse(b)))]);
+        if (parse.GetValue(Group) is { } group) builder.Group([.. List(group).Select(g => Parsed(() => ConsumerGroupKinds.Parse(g)))]);
         if (parse.GetValue(Partitions) is { } partitions) builder.Partitions(Numbers(partitions, "partitions"));
         builder.Replication(parse.GetValue(ReplicationFactor), parse.GetValue(MinInSyncReplicas));
         if (!findRate) builder.Faults(parse.GetValue(Fault) ?? [], parse.GetValue(RecoverySlo));

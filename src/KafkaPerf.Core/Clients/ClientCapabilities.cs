@@ -25,4 +25,10 @@ public enum ClientCapabilities
     /// <see cref="IBenchProducer.CommitTransaction"/> and <see cref="IBenchProducer.AbortTransaction"/>; its consumer then
     /// reads committed records only. Without it, a plan with transactions is refused for this client.</summary>
     Transactions = 8,
+
+    /// <summary>The consumer joins a share group (KIP-932) when <see cref="ClientSettings.Group"/> says so, reading the
+    /// run's topic from its start, and accepts each record explicitly with <see cref="ConsumerGroupKind.ShareExplicit"/>.
+    /// A share consumer is told of no assignment: it calls <see cref="IRecordSink.OnAssigned"/> just before its first
+    /// records. Without it, a plan with share groups is refused for this client.</summary>
+    ShareGroups = 16,
 }

@@ -72,6 +72,10 @@ public sealed record ClientSettings
     /// producers have this much acknowledged and unread, then catch up while the producers go on; none when unset.</summary>
     public long? BacklogBytes { get; init; }
 
+    /// <summary>The group the consumers join (<c>--group</c>): a classic consumer group when unset; a share group
+    /// (KIP-932) needs a client with <see cref="ClientCapabilities.ShareGroups"/>.</summary>
+    public ConsumerGroupKind? Group { get; init; }
+
     /// <summary>Whether a record's id travels in the first 8 bytes of its value (<see cref="RecordKeys.IdBytes"/>)
     /// because its key does not say it: keys other than unique.</summary>
     [System.Text.Json.Serialization.JsonIgnore]
@@ -126,6 +130,7 @@ public sealed record ClientSettings
         if (Partitions is { } partitions) yield return new("partitions", Invariant(partitions));
         if (Producers is { } producers) yield return new("producers", Invariant(producers));
         if (Consumers is { } consumers) yield return new("consumers", Invariant(consumers));
+        if (Group is { } group) yield return new("group", group.ToText());
     }
 
     /// <summary>A short label such as <c>acks=all linger.ms=5</c>; <c>defaults</c> when nothing is set.</summary>

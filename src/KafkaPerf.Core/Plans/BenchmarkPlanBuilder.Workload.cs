@@ -16,6 +16,7 @@ public sealed partial class BenchmarkPlanBuilder
     private int[] _transactions = [];
     private double[] _abortRatio = [];
     private long[] _backlog = [];
+    private ConsumerGroupKind[] _group = [];
 
     /// <summary>How records are keyed (<see cref="KeySpec"/>); several values sweep them. Unique keys when unset.</summary>
     /// <param name="values">Distributions.</param>
@@ -53,8 +54,15 @@ public sealed partial class BenchmarkPlanBuilder
     /// <returns>This builder.</returns>
     public BenchmarkPlanBuilder Backlog(params long[] bytes) { _backlog = bytes; return this; }
 
+    /// <summary>The group the consumers join (classic, or a share group with implicit or explicit acknowledgement);
+    /// several values sweep it.</summary>
+    /// <param name="values">Kinds.</param>
+    /// <returns>This builder.</returns>
+    public BenchmarkPlanBuilder Group(params ConsumerGroupKind[] values) { _group = values; return this; }
+
     private void CopyWorkload(ClientSettings settings)
     {
+        _group = settings.Group is { } g ? [g] : [];
         _backlog = settings.BacklogBytes is { } b ? [b] : [];
         _transactions = settings.TransactionRecords is { } t ? [t] : [];
         _abortRatio = settings.AbortRatio is { } r ? [r] : [];
@@ -72,7 +80,8 @@ public sealed partial class BenchmarkPlanBuilder
         variants = Sweep(variants, _headers, (s, v) => s with { Headers = v });
         variants = Sweep(variants, _transactions, (s, v) => s with { TransactionRecords = v });
         variants = Sweep(variants, _abortRatio, (s, v) => s with { AbortRatio = v });
-        return Sweep(variants, _backlog, (s, v) => s with { BacklogBytes = v });
+        variants = Sweep(variants, _backlog, (s, v) => s with { BacklogBytes = v });
+        return Sweep(variants, _group, (s, v) => s with { Group = v });
     }
 
     private void ValidateWorkload(List<ValidationError> errors)
@@ -99,6 +108,7 @@ public sealed partial class BenchmarkPlanBuilder
         }
         ValidateTransactions(Error);
         ValidateBacklog(Error);
+        ValidateGroup(Error);
         if (_idempotence.Contains(true) && _acks.FirstOrDefault(a => a != AcksMode.All) is var acks && _acks.Any(a => a != AcksMode.All))
             Error($"Idempotence needs acks=all, and --acks gives {acks.ToKafkaValue()}: sweep --idempotence with --acks all only.");
     }
@@ -122,6 +132,16 @@ public sealed partial class BenchmarkPlanBuilder
             error("--transactions runs produce and consume; roundtrip with transactions is not built yet: leave roundtrip out of --scenarios.");
         if (_options.Faults.Count > 0)
             error("--transactions does not go with --fault yet: the read-back after a fault would count aborted records as lost.");
+    }
+
+    private void ValidateGroup(Action<string> error)
+    {
+        if (!_group.Any(g => ((ConsumerGroupKind?)g).IsShare())) return;
+        if (_scenarios.Count > 0 && !_scenarios.Contains(KafkaPerf.Scenarios.ScenarioKind.Consume) && !_scenarios.Contains(KafkaPerf.Scenarios.ScenarioKind.Roundtrip))
+            error("--group share is a consumer's: give --scenarios consume or roundtrip (or both).");
+        if (_transactions.Length > 0)
+            error("--group share does not go with --transactions yet (a share group reads committed records only when its share.isolation.level says so): leave one out.");
+        if (_options.Faults.Count > 0) error("--group share does not go with --fault yet.");
     }
 
     private void ValidateBacklog(Action<string> error)

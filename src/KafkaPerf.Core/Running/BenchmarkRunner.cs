@@ -281,7 +281,8 @@ public sealed class BenchmarkRunner
         return run.Record(RunRecord.Failed(error));
     }
 
-    /// <summary>A run's topic partitions: the variant's or the plan's, and at least one per consumer of the group.</summary>
+    /// <summary>A run's topic partitions: the variant's or the plan's, and at least one per consumer of a classic group (a
+    /// share group's members share partitions: its topic keeps the partitions it is given).</summary>
     /// <param name="plan">The plan.</param>
     /// <param name="cell">The cell.</param>
     /// <returns>The partition count.</returns>
@@ -289,7 +290,8 @@ public sealed class BenchmarkRunner
     {
         ArgumentNullException.ThrowIfNull(plan);
         ArgumentNullException.ThrowIfNull(cell);
-        return Math.Max(cell.Settings.Partitions ?? plan.Partitions, cell.Settings.Consumers ?? 1);
+        int partitions = cell.Settings.Partitions ?? plan.Partitions;
+        return cell.Settings.Group.IsShare() ? partitions : Math.Max(partitions, cell.Settings.Consumers ?? 1);
     }
 
     /// <summary>The error of a run that was cancelled before it finished.</summary>

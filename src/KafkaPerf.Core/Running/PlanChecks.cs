@@ -44,6 +44,9 @@ internal sealed class PlanChecks
             else if (!factory.Capabilities.HasFlag(ClientCapabilities.Transactions) && plan.SettingsVariants.Any(v => v.TransactionRecords is not null))
                 errors.Add(new ValidationError(ValidationSeverity.Error,
                     $"'{name}' has no transactions (--transactions): leave it out of this plan, or run it without them."));
+            else if (!factory.Capabilities.HasFlag(ClientCapabilities.ShareGroups) && plan.SettingsVariants.Any(v => v.Group.IsShare()))
+                errors.Add(new ValidationError(ValidationSeverity.Error,
+                    $"'{name}' has no share-group consumer (--group share): leave it out of this plan, or run it with --group classic."));
             else if (factory.RequiresBroker && string.IsNullOrWhiteSpace(_connection.BootstrapServers))
                 errors.Add(new ValidationError(ValidationSeverity.Error, $"Client '{name}' needs a Kafka broker: give one with --bootstrap host:port."));
         }

@@ -119,6 +119,46 @@ public class WorkloadSpecTests
         Assert.Equal(plan.SettingsVariants.Select(v => v.Describe()), back.SettingsVariants.Select(v => v.Describe()));
     }
 
+    [Theory]
+    [InlineData("classic", ConsumerGroupKind.Classic, "classic")]
+    [InlineData("share", ConsumerGroupKind.Share, "share")]
+    [InlineData("Share:Implicit", ConsumerGroupKind.Share, "share")]
+    [InlineData("share:explicit", ConsumerGroupKind.ShareExplicit, "share:explicit")]
+    public void ConsumerGroupKind_ParsesAndReadsBack(string text, ConsumerGroupKind kind, string canonical)
+    {
+        Assert.Equal(kind, ConsumerGroupKinds.Parse(text));
+        Assert.Equal(canonical, kind.ToText());
+        Assert.Throws<FormatException>(() => ConsumerGroupKinds.Parse("queue"));
+    }
+
+    [Fact]
+    public void Builder_SweepsTheGroup_ThePlanReadsBack_AndOnlyAClassicGroupGetsAPartitionPerConsumer()
+    {
+        var plan = new BenchmarkPlanBuilder().Clients("inmemory").Scenarios(ScenarioKind.Consume).MessageCounts(100).PayloadSizes(100)
+            .Consumers(4).Group(ConsumerGroupKind.Classic, ConsumerGroupKind.Share, ConsumerGroupKind.ShareExplicit).Build();
+
+        Assert.Equal(["consumers=4 group=classic", "consumers=4 group=share", "consumers=4 group=share:explicit"], plan.SettingsVariants.Select(v => v.Describe()));
+        var back = PlanDocument.Parse(PlanDocument.ToJson(plan), "plan.json");
+        Assert.Equal(plan.SettingsVariants.Select(v => v.Describe()), back.SettingsVariants.Select(v => v.Describe()));
+        var partitions = plan.Cells().Select(c => (c.Settings.Group, BenchmarkRunner.PartitionsFor(plan, c))).Distinct().ToList();
+        Assert.Contains((ConsumerGroupKind.Classic, 4), partitions);
+        Assert.Contains((ConsumerGroupKind.Share, 1), partitions);
+        Assert.Contains((ConsumerGroupKind.ShareExplicit, 1), partitions);
+    }
+
+    [Fact]
+    public async Task Runner_ClientWithoutTheShareGroupsCapability_RefusedInOneLine()
+    {
+        var plain = new TestClientFactory(new InMemoryClientOptions { Name = "plain" });
+        var plan = new BenchmarkPlanBuilder().Clients("plain").Scenarios(ScenarioKind.Consume).MessageCounts(100).PayloadSizes(10)
+            .Group(ConsumerGroupKind.Share).Repeat(1).Warmup(false).Build();
+
+        var error = await Assert.ThrowsAsync<PlanValidationException>(async () =>
+            await new BenchmarkRunner(new ClientRegistry([plain]), ClientConnection.None).RunAsync(plan, cancellationToken: TestRunContext.Current));
+
+        Assert.Contains("'plain' has no share-group consumer (--group share)", error.Message, StringComparison.Ordinal);
+    }
+
     [Fact]
     public async Task Runner_ClientWithoutTheWorkloadsCapability_RefusedInOneLine()
     {

@@ -174,7 +174,9 @@ public sealed partial class LoadScenario : IScenario
                 _consumers.Add((consumer, sink));
                 consumer.StartPolling(sink);
             }
-            if (Kind == ScenarioKind.Consume) return null;
+            // A share group's members are told of no assignment (they signal it with their first records), and records
+            // sent before they join are theirs all the same (the group reads from the topic's start).
+            if (Kind == ScenarioKind.Consume || _context.Settings.Group.IsShare()) return null;
             // Roundtrip: every consumer has its partitions before the first record is sent (a group with more consumers
             // than partitions would leave some without: the runner gives the topic at least as many partitions).
             bool assigned = ProgressWait.Until(() => _consumers.All(c => c.Sink.AssignedAt != 0 || c.Sink.Error is not null),

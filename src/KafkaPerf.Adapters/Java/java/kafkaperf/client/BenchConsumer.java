@@ -6,15 +6,24 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.consumer.AcknowledgeType;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.WakeupException;
 
 /**
@@ -25,11 +34,23 @@ import org.apache.kafka.common.errors.WakeupException;
  *
  * <p>With prefetch, a Java thread of its own polls the next batch while .NET handles the current one; the
  * {@link KafkaConsumer}, which is not thread-safe, is then used by that thread alone until it stops.
+ *
+ * <p>In a share group (KIP-932) a {@link KafkaShareConsumer} polls instead. It is told of no assignment: the first poll
+ * that returns records signals it. With explicit acknowledgement each record is accepted, one call per record, by the
+ * thread that polled it, right after the poll (the acknowledgements travel with the next poll); with implicit
+ * acknowledgement the next poll accepts the last one's records.
  */
 public final class BenchConsumer implements AutoCloseable {
     private static final int HEADER = 8 + 4;
 
+    /** Share-group mode: 0 a classic group, 1 a share group with implicit acknowledgement, 2 with explicit. */
+    public static final int CLASSIC = 0;
+    public static final int SHARE_EXPLICIT = 2;
+
     private final KafkaConsumer<byte[], byte[]> consumer;
+    private final KafkaShareConsumer<byte[], byte[]> share;
+    private final boolean explicit;
+    private boolean shareSignalled;
     private final String topic;
     private final long sink;
     private final boolean prefetch;
@@ -43,11 +64,54 @@ public final class BenchConsumer implements AutoCloseable {
     private Iterator<ConsumerRecord<byte[], byte[]>> pending;
     private ConsumerRecord<byte[], byte[]> carried;
 
-    public BenchConsumer(String[] settings, String topic, long sink, boolean prefetch) {
+    public BenchConsumer(String[] settings, String topic, long sink, boolean prefetch, int group) throws Exception {
         this.topic = topic;
         this.sink = sink;
         this.prefetch = prefetch;
-        this.consumer = new KafkaConsumer<>(Settings.consumer(settings));
+        this.explicit = group == SHARE_EXPLICIT;
+        Properties properties = Settings.consumer(settings);
+        if (group == CLASSIC) {
+            this.consumer = new KafkaConsumer<>(properties);
+            this.share = null;
+        } else {
+            readShareGroupFromTheStart(properties);
+            this.consumer = null;
+            this.share = new KafkaShareConsumer<>(properties);
+        }
+    }
+
+    /**
+     * A share group starts at the log's end unless its {@code share.auto.offset.reset} says otherwise (a group setting,
+     * not a client one): the run's group is set to read from the start before any member joins it.
+     */
+    private static void readShareGroupFromTheStart(Properties properties) throws Exception {
+        Properties admin = new Properties();
+        for (String key : properties.stringPropertyNames()) {
+            if (key.equals("bootstrap.servers") || key.startsWith("security.") || key.startsWith("ssl.") || key.startsWith("sasl.")) {
+                admin.put(key, properties.getProperty(key));
+            }
+        }
+        String group = properties.getProperty(ConsumerConfig.GROUP_ID_CONFIG);
+        try (Admin client = Admin.create(admin)) {
+            ConfigResource resource = new ConfigResource(ConfigResource.Type.GROUP, group);
+            AlterConfigOp earliest = new AlterConfigOp(new ConfigEntry("share.auto.offset.reset", "earliest"), AlterConfigOp.OpType.SET);
+            client.incrementalAlterConfigs(Map.of(resource, List.of(earliest))).all().get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /** One poll of either consumer; a share consumer's first records signal the assignment, explicitly accepted. */
+    private ConsumerRecords<byte[], byte[]> pollOnce(Duration timeout) {
+        if (share == null) return consumer.poll(timeout);
+        ConsumerRecords<byte[], byte[]> records = share.poll(timeout);
+        if (records.isEmpty()) return records;
+        if (explicit) {
+            for (ConsumerRecord<byte[], byte[]> record : records) share.acknowledge(record, AcknowledgeType.ACCEPT);
+        }
+        if (!shareSignalled) {
+            shareSignalled = true;
+            if (!closed) Native.assigned(sink);
+        }
+        return records;
     }
 
     /** The buffer records are packed into; .NET allocates it and may replace it with a larger one. */
@@ -57,7 +121,8 @@ public final class BenchConsumer implements AutoCloseable {
 
     /** Subscribes; with prefetch, the prefetch thread starts polling at once. */
     public void start() {
-        consumer.subscribe(List.of(topic), new ConsumerRebalanceListener() {
+        if (share != null) share.subscribe(List.of(topic));
+        else consumer.subscribe(List.of(topic), new ConsumerRebalanceListener() {
             @Override
             public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
             }
@@ -77,7 +142,7 @@ public final class BenchConsumer implements AutoCloseable {
     private void prefetchLoop() {
         try {
             while (!stopping) {
-                ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(100));
+                ConsumerRecords<byte[], byte[]> records = pollOnce(Duration.ofMillis(100));
                 if (records.isEmpty()) continue;
                 while (!stopping && !ready.offer(records, 100, TimeUnit.MILLISECONDS)) {
                     // .NET still handles the previous batch: this one waits, already fetched.
@@ -97,7 +162,7 @@ public final class BenchConsumer implements AutoCloseable {
      * @return the records, empty when the poll timed out.
      */
     public ConsumerRecords<byte[], byte[]> pollRecords(int timeoutMs) throws InterruptedException {
-        if (!prefetch) return consumer.poll(Duration.ofMillis(timeoutMs));
+        if (!prefetch) return pollOnce(Duration.ofMillis(timeoutMs));
         RuntimeException failure = prefetchFailure;
         if (failure != null) throw failure;
         ConsumerRecords<byte[], byte[]> records = ready.poll(timeoutMs, TimeUnit.MILLISECONDS);
@@ -119,7 +184,7 @@ public final class BenchConsumer implements AutoCloseable {
                 records = ready.poll(timeoutMs, TimeUnit.MILLISECONDS);
                 if (records == null) return 0;
             } else {
-                records = consumer.poll(Duration.ofMillis(timeoutMs));
+                records = pollOnce(Duration.ofMillis(timeoutMs));
             }
             pending = records.iterator();
         }
@@ -153,11 +218,13 @@ public final class BenchConsumer implements AutoCloseable {
         stopping = true;
         Thread.interrupted();
         if (prefetcher != null) {
-            consumer.wakeup();
+            if (share != null) share.wakeup();
+            else consumer.wakeup();
             prefetcher.join(Math.max(timeoutMs, 1_000));
             if (prefetcher.isAlive()) throw new IllegalStateException("The prefetch thread did not stop within " + Math.max(timeoutMs, 1_000) + " ms");
         }
-        consumer.close(Duration.ofMillis(timeoutMs));
+        if (share != null) share.close(Duration.ofMillis(timeoutMs));
+        else consumer.close(Duration.ofMillis(timeoutMs));
         closed = true;
     }
 

@@ -1,5 +1,7 @@
 package kafkaperf.client;
 
+import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
@@ -51,7 +53,25 @@ public final class Settings {
 
     /** Every consumer setting with its effective value (defaults included; passwords stay hidden). */
     public static String[] effectiveConsumer(String[] pairs) {
-        return flatten(new ConsumerConfig(consumer(pairs)));
+        return flatten(consumerConfig(consumer(pairs)));
+    }
+
+    /**
+     * The consumer's configuration as its client reads it: a share consumer's (share.acknowledgement.mode set) as
+     * {@code KafkaShareConsumer} does, whose configuration class is not public, since a classic consumer refuses that key.
+     */
+    static AbstractConfig consumerConfig(Properties properties) {
+        if (!properties.containsKey(ConsumerConfig.SHARE_ACKNOWLEDGEMENT_MODE_CONFIG)) return new ConsumerConfig(properties);
+        try {
+            Constructor<?> share = Class.forName("org.apache.kafka.clients.consumer.ShareConsumerConfig").getDeclaredConstructor(Properties.class);
+            share.setAccessible(true);
+            return (AbstractConfig) share.newInstance(properties);
+        } catch (InvocationTargetException e) {
+            if (e.getCause() instanceof RuntimeException runtime) throw runtime;
+            throw new IllegalStateException(e.getCause());
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("The Java client has no share consumer configuration: " + e, e);
+        }
     }
 
     /**
@@ -67,7 +87,7 @@ public final class Settings {
         }
         try {
             new ProducerConfig(producer(producer));
-            new ConsumerConfig(consumer(consumer));
+            consumerConfig(consumer(consumer));
             return null;
         } catch (RuntimeException e) {
             return e.getMessage();
