@@ -11,7 +11,7 @@ namespace KafkaPerf.Adapters.Confluent;
 /// </summary>
 /// <remarks>Each task's continuation reports the delivery and opens the window for the next send; Confluent.Kafka
 /// completes the tasks asynchronously (on the thread pool), as an <c>await</c> resumes.</remarks>
-internal sealed class ConfluentAsyncProducer : IBenchProducer
+internal sealed class ConfluentAsyncProducer : IBenchProducer, IClientBreakdown
 {
     /// <summary>The <c>-X</c> key of the window (records in flight); not a librdkafka setting.</summary>
     public const string WindowKey = "window";
@@ -39,6 +39,7 @@ internal sealed class ConfluentAsyncProducer : IBenchProducer
     private byte[] _array = [];
     private readonly Headers? _headers;
     private readonly bool _idInValue;
+    private readonly LibrdkafkaStatistics? _statistics;
 
     public ConfluentAsyncProducer(ProducerSpec spec, IDeliverySink sink, string bootstrap, KafkaSecurity security, LibrdkafkaBinding binding, TimeSpan metadataTimeout, int window)
     {
@@ -55,7 +56,13 @@ internal sealed class ConfluentAsyncProducer : IBenchProducer
             _window.Release();
         };
         // Confluent.Kafka's own Int64 serializer, as application code has it; the workload's keys when a run sets them.
+        if (spec.Statistics)
+        {
+            _statistics = new LibrdkafkaStatistics();
+            LibrdkafkaStatistics.Enable(settings);
+        }
         var builder = new ProducerBuilder<long, byte[]>(settings).SetLogHandler(static (_, _) => { });
+        if (_statistics is not null) builder.SetStatisticsHandler((_, json) => _statistics.OnStatistics(json));
         if (spec.Settings.HasWorkload) builder.SetKeySerializer(new ConfluentWorkload.KeySerializer(RecordKeys.For(spec.Settings)));
         _headers = ConfluentWorkload.HeadersOf(spec.Settings);
         _idInValue = spec.Settings.IdInValue;
@@ -66,6 +73,8 @@ internal sealed class ConfluentAsyncProducer : IBenchProducer
     }
 
     public IReadOnlyDictionary<string, string> EffectiveConfig { get; }
+
+    public ClientBreakdown ReadBreakdown() => _statistics?.ReadBreakdown() ?? default;
 
     public void BeginTransaction() => _producer.BeginTransaction();
 

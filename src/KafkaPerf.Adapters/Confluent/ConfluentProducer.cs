@@ -11,7 +11,7 @@ namespace KafkaPerf.Adapters.Confluent;
 /// <remarks>Before the constructor returns, the producer's own handle has fetched the topic's metadata and connected to
 /// its leaders, so the first timed send waits for neither. <see cref="Send"/> runs on one thread; delivery reports arrive on Confluent.Kafka's
 /// poll thread.</remarks>
-internal sealed class ConfluentProducer : IBenchProducer
+internal sealed class ConfluentProducer : IBenchProducer, IClientBreakdown
 {
     // Short: Confluent.Kafka's own poll thread serves the reports, so a long wait could outlast the drained queue.
     private static readonly TimeSpan QueueFullWait = TimeSpan.FromMilliseconds(5);
@@ -24,6 +24,7 @@ internal sealed class ConfluentProducer : IBenchProducer
     private readonly CancellationToken _cancellation;
     private readonly TimeSpan _transactionTimeout;
     private ReadOnlyMemory<byte> _value;
+    private readonly LibrdkafkaStatistics? _statistics;
 
     public ConfluentProducer(ProducerSpec spec, IDeliverySink sink, string bootstrap, KafkaSecurity security, LibrdkafkaBinding binding, TimeSpan metadataTimeout)
     {
@@ -36,17 +37,25 @@ internal sealed class ConfluentProducer : IBenchProducer
             if (report.Error.IsError) sink.OnDeliveryFailed(report.Message.Key, report.Error.Reason);
             else sink.OnDelivered(report.Message.Key);
         };
-        _producer = new ProducerBuilder<long, byte[]>(settings)
+        if (spec.Statistics)
+        {
+            _statistics = new LibrdkafkaStatistics();
+            LibrdkafkaStatistics.Enable(settings);
+        }
+        var builder = new ProducerBuilder<long, byte[]>(settings)
             .SetKeySerializer(new ConfluentWorkload.KeySerializer(RecordKeys.For(spec.Settings)))
             .SetValueSerializer(Serializers.ByteArray)
-            .SetLogHandler(static (_, _) => { })
-            .Build();
+            .SetLogHandler(static (_, _) => { });
+        if (_statistics is not null) builder.SetStatisticsHandler((_, json) => _statistics.OnStatistics(json));
+        _producer = builder.Build();
         _transactionTimeout = spec.StallTimeout;
         if (spec.Settings.TransactionRecords is not null) ConfluentWorkload.InitTransactions(_producer, spec.StallTimeout);
         EffectiveConfig = ConfluentClient.PrepareProducer(_producer, binding, settings, spec.Topic, metadataTimeout);
     }
 
     public IReadOnlyDictionary<string, string> EffectiveConfig { get; }
+
+    public ClientBreakdown ReadBreakdown() => _statistics?.ReadBreakdown() ?? default;
 
     public void BeginTransaction() => _producer.BeginTransaction();
 

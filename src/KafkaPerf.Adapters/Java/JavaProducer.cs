@@ -15,7 +15,7 @@ namespace KafkaPerf.Adapters.Java;
 /// </summary>
 /// <remarks>The creating thread is attached to the JVM for the producer's life (the scenario creates, sends, flushes and
 /// disposes on one thread); <see cref="Send"/> must be called on it.</remarks>
-internal sealed unsafe class JavaProducer : IBenchProducer
+internal sealed unsafe class JavaProducer : IBenchProducer, IClientBreakdown
 {
     private const int RecordHeader = sizeof(long) + sizeof(int);
 
@@ -39,6 +39,7 @@ internal sealed unsafe class JavaProducer : IBenchProducer
     private readonly long _closeTimeoutMs;
     private readonly JavaInterrupt _interrupt;
     private bool _disposed;
+    private readonly Lock _statsLock = new();
     private bool _closed;
     private bool _unfinished;
 
@@ -49,7 +50,7 @@ internal sealed unsafe class JavaProducer : IBenchProducer
         _batched = batched;
         _records = style == JavaStyle.Records;
         _batchRecords = options.BatchRecords;
-        var settings = JavaSettings.Flatten(JavaSettings.Producer(bootstrap, spec.Settings, security));
+        var settings = JavaSettings.Flatten(JavaSettings.Producer(bootstrap, spec.Settings, security, spec.Statistics));
         _thread = runtime.Host.AttachCurrentThread("kafkaperf-" + JavaClientFactory.NameOf(style) + "-send");
         _env = _thread.Env;
         _sinkHandle = JavaRuntime.NewSinkHandle(sink);
@@ -105,6 +106,31 @@ internal sealed unsafe class JavaProducer : IBenchProducer
     }
 
     public IReadOnlyDictionary<string, string> EffectiveConfig { get; }
+
+    /// <summary>The producer's own metrics, read by the interval sampler on its thread (five calls into Java, taken back
+    /// from <c>jni.calls</c>); nothing once the producer is closed.</summary>
+    public ClientBreakdown ReadBreakdown()
+    {
+        lock (_statsLock)
+        {
+            if (_disposed || _producer == IntPtr.Zero) return default;
+            using var thread = _runtime.Host.AttachCurrentThread("kafkaperf-java-stats");
+            var env = thread.Env;
+            double? Metric(int which)
+            {
+                double value = BitConverter.Int64BitsToDouble(env.CallStaticLong(_runtime.StatsClass, _runtime.StatsProducerMetric, [JValue.Ref(_producer), JValue.Of(which)]));
+                return double.IsFinite(value) ? value : null;
+            }
+            try
+            {
+                return new ClientBreakdown(QueueMs: Metric(0), RequestMs: Metric(1), BatchBytes: Metric(2), RecordsPerRequest: Metric(3), ThrottleMs: Metric(4));
+            }
+            finally
+            {
+                JniCounters.Discount(5);
+            }
+        }
+    }
 
     /// <summary>Gives the Java producer the run's keys (its serializer computes each record's key from its id, as
     /// <see cref="RecordKeys"/> does; zipf's thresholds are passed, not recomputed) and headers.</summary>
@@ -257,7 +283,7 @@ internal sealed unsafe class JavaProducer : IBenchProducer
     public void Dispose()
     {
         if (_disposed) return;
-        _disposed = true;
+        lock (_statsLock) _disposed = true;
         _interrupt.Dispose();
         // After a stall or a cancellation nothing is waited for: the broker may be gone.
         long timeoutMs = _unfinished || _cancellation.IsCancellationRequested ? 0 : _closeTimeoutMs;

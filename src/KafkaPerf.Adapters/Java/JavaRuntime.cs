@@ -64,6 +64,8 @@ internal sealed unsafe class JavaRuntime
         StatsGcCount = env.GetStaticMethodId(StatsClass, "gcCount", "()J");
         StatsGcMillis = env.GetStaticMethodId(StatsClass, "gcMillis", "()J");
         StatsHeapUsed = env.GetStaticMethodId(StatsClass, "heapUsed", "()J");
+        StatsProducerMetric = env.GetStaticMethodId(StatsClass, "producerMetric", "(Lkafkaperf/client/BenchProducer;I)J");
+        StatsCollect = env.GetStaticMethodId(StatsClass, "collect", "()V");
 
         AdminClass = env.FindClassGlobal("kafkaperf/client/BenchAdmin");
         AdminInit = env.GetMethodId(AdminClass, "<init>", "(Ljava/lang/String;ILjava/lang/String;)V");
@@ -139,6 +141,12 @@ internal sealed unsafe class JavaRuntime
     public IntPtr StatsGcMillis { get; }
 
     public IntPtr StatsHeapUsed { get; }
+
+    /// <summary><c>JvmStats.producerMetric(BenchProducer, int)</c>: one of a producer's own figures, as a double's bits.</summary>
+    public IntPtr StatsProducerMetric { get; }
+
+    /// <summary><c>JvmStats.collect()</c>: a full collection (tests).</summary>
+    public IntPtr StatsCollect { get; }
 
     public IntPtr AdminClass { get; }
 

@@ -10,9 +10,12 @@ namespace KafkaPerf.Adapters.Java;
 internal static class JavaSettings
 {
     /// <summary>Producer settings, in the order they apply.</summary>
-    public static List<KeyValuePair<string, string>> Producer(string bootstrap, ClientSettings settings, KafkaSecurity? security = null)
+    /// <param name="statistics">Whether the producer's metrics are read each interval (<see cref="ProducerSpec.Statistics"/>):
+    /// their sample windows are then 1 s (30 s by default), so each interval's figures are its own.</param>
+    public static List<KeyValuePair<string, string>> Producer(string bootstrap, ClientSettings settings, KafkaSecurity? security = null, bool statistics = false)
     {
         var config = Common(bootstrap, settings, security);
+        if (statistics) config.Set("metrics.sample.window.ms", 1000);
         if (settings.Acks is { } acks) config.Set("acks", acks.ToKafkaValue());
         if (settings.LingerMs is { } linger) config.Set("linger.ms", linger);
         if (settings.BatchSizeBytes is { } batch) config.Set("batch.size", batch);

@@ -15,13 +15,17 @@ public static class JniCounters
     private static Counters s_counters;
 
     /// <summary>Calls from .NET into Java so far.</summary>
-    public static long Calls => Volatile.Read(ref s_counters.Calls);
+    public static long Calls => Volatile.Read(ref s_counters.Calls) - Volatile.Read(ref s_counters.Discounted);
 
     /// <summary>Calls from Java into .NET so far.</summary>
     public static long Callbacks => Volatile.Read(ref s_counters.Callbacks);
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     internal static void CountCall() => Interlocked.Increment(ref s_counters.Calls);
+
+    /// <summary>Takes back calls KafkaPerf's own probes made (a runtime or statistics reading on the sampler's thread, in
+    /// the middle of a timed section): they are the harness's, not the client's.</summary>
+    internal static void Discount(long calls) => Interlocked.Add(ref s_counters.Discounted, calls);
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     internal static void CountCallback() => Interlocked.Increment(ref s_counters.Callbacks);
@@ -31,5 +35,6 @@ public static class JniCounters
     {
         [FieldOffset(64)] public long Calls;
         [FieldOffset(128)] public long Callbacks;
+        [FieldOffset(176)] public long Discounted;
     }
 }

@@ -65,6 +65,7 @@ internal static class PlanOptions
     public static readonly Option<string> TopicPrefix = new("--topic-prefix") { Description = "Prefix of every run's topic.", DefaultValueFactory = _ => BenchmarkPlan.DefaultTopicPrefix };
     public static readonly Option<bool> KeepTopics = new("--keep-topics") { Description = "Keep each run's topic instead of deleting it." };
     public static readonly Option<string> Payload = new("--payload") { Description = "What payloads look like: random (incompressible), access-log (web-server log lines, compressible) or file:PATH.", DefaultValueFactory = _ => "random" };
+    public static readonly Option<bool> NoBreakdown = new("--no-breakdown") { Description = "Leave out where each interval's time went (the clients' own statistics - librdkafka's every second, the Java client's metrics - and the collections of .NET and of the client's JVM), for the bare client; recorded by default in runs with a time series (a rate, several producers or consumers)." };
     public static readonly Option<bool> UsePrefetch = new("--use-prefetch") { Description = "Consumers that can prefetch on a thread of their own (java, java-batched, java-records) do so; the result records it." };
     public static readonly Option<string?> StallTimeout = new("--stall-timeout") { Description = "Any wait that sees no progress for this long - no acknowledgement, no record, no answer from the broker - fails its run and says what stalled (default 30s); after a failed run, a --bootstrap cluster that does not answer for this long stops the plan." };
 
@@ -84,7 +85,7 @@ internal static class PlanOptions
     public static Option[] Replication => [ReplicationFactor, MinInSyncReplicas];
 
     /// <summary>The sweeps and topics, after the replication.</summary>
-    public static Option[] Sweeps => [Acks, LingerMs, BatchSize, MaxInFlight, Compression, SendBuffer, ReceiveBuffer, FetchMinBytes, Idempotence, Keys, KeySize, Headers, Transactions, AbortRatio, Backlog, Group, Partitions, Overrides, TopicPrefix, KeepTopics, Payload, UsePrefetch];
+    public static Option[] Sweeps => [Acks, LingerMs, BatchSize, MaxInFlight, Compression, SendBuffer, ReceiveBuffer, FetchMinBytes, Idempotence, Keys, KeySize, Headers, Transactions, AbortRatio, Backlog, Group, Partitions, Overrides, TopicPrefix, KeepTopics, Payload, UsePrefetch, NoBreakdown];
 
     private static IEnumerable<Option> All(bool findRate) => [.. findRate ? FindRateHead : RunHead, .. Replication, .. findRate ? [] : Faults, .. Sweeps, StallTimeout];
 
@@ -132,7 +133,8 @@ internal static class PlanOptions
             .PayloadSizes([.. NumberList(sizes, "payload size").Select(s => ParseNumber<int>(s, "payload size"))])
             .Repeat(repeat)
             .Topics(parse.GetValue(TopicPrefix)!, keep: parse.GetValue(KeepTopics))
-            .Consume(usePrefetch: parse.GetValue(UsePrefetch));
+            .Consume(usePrefetch: parse.GetValue(UsePrefetch))
+            .Breakdown(!parse.GetValue(NoBreakdown));
         var payload = parse.GetValue(Payload)!.Trim();
         if (payload.StartsWith("file:", StringComparison.OrdinalIgnoreCase)) builder.PayloadFile(payload[5..]);
         else builder.Payload(payload.ToLowerInvariant() switch

@@ -12,4 +12,8 @@ public sealed record ProducerSpec(string Topic, ClientSettings Settings)
     /// <summary>The longest any one wait of the producer may last without progress (creation, metadata, closing);
     /// the plan's stall timeout.</summary>
     public TimeSpan StallTimeout { get; init; } = TimeSpan.FromSeconds(30);
+
+    /// <summary>Collect the client's own statistics for <see cref="IClientBreakdown"/> (librdkafka's statistics every
+    /// second, the Java client's metrics over 1 s windows); off for producers whose figures nobody reads.</summary>
+    public bool Statistics { get; init; }
 }

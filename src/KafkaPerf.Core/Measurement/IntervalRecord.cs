@@ -54,6 +54,10 @@ public sealed record IntervalRecord
     /// <summary>Send delay (actual − intended send time) of the records sent in the interval.</summary>
     public IntervalLatency? SendDelay { get; init; }
 
+    /// <summary>Where the interval's time went (the client's own figures, collections); <see langword="null"/> with
+    /// <c>--no-breakdown</c>.</summary>
+    public IntervalBreakdown? Breakdown { get; init; }
+
     /// <summary>The key of the response-time histogram in <see cref="EncodedHistograms"/>.</summary>
     public const string ResponseMetric = "response";
 

@@ -117,6 +117,10 @@ public sealed record BenchmarkPlan
     /// <summary>Ask consumers to prefetch on a thread of their own, where the client has it.</summary>
     public bool UsePrefetch { get; init; }
 
+    /// <summary>Record where each interval's time went (the clients' own statistics, collections); <c>--no-breakdown</c>
+    /// turns it off for the bare client.</summary>
+    public bool Breakdown { get; init; } = true;
+
     /// <summary>Compare every consumed payload with the one sent.</summary>
     public bool CheckPayload { get; init; }
 

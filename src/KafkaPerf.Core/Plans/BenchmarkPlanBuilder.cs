@@ -280,6 +280,12 @@ public sealed partial class BenchmarkPlanBuilder
     /// <returns>This builder.</returns>
     public BenchmarkPlanBuilder Tolerance(double tolerance) { _options = _options with { Tolerance = tolerance }; return this; }
 
+    /// <summary>Whether rate runs record where each interval's time went (the clients' own statistics, collections); on
+    /// by default.</summary>
+    /// <param name="on">On or off.</param>
+    /// <returns>This builder.</returns>
+    public BenchmarkPlanBuilder Breakdown(bool on) { _options = _options with { Breakdown = on }; return this; }
+
     /// <summary>Checks the plan without building it.</summary>
     /// <returns>Every finding; empty when the plan is fine.</returns>
     public IReadOnlyList<ValidationError> Validate()

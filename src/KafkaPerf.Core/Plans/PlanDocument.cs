@@ -138,6 +138,7 @@ public static class PlanDocument
             .Consume(plan.UsePrefetch, plan.CheckPayload)
             .StallTimeout(plan.StallTimeout)
             .Tolerance(plan.Tolerance)
+            .Breakdown(plan.Breakdown)
             .ClusterWarmup(plan.ClusterWarmup)
             .Faults(plan.Faults, plan.RecoveryGoal);
         // Only an interval that was set: the builder refuses one for a plan of bursts, which keeps the default.

@@ -91,6 +91,7 @@ internal sealed class RunExecutor
                     Producers = cell.Settings.Producers ?? 1,
                     Consumers = cell.Settings.Consumers ?? 1,
                     Interval = plan.Interval,
+                    Breakdown = plan.Breakdown,
                     Faults = faults?.Watch,
                     Transactions = plan.SettingsFor(cell, run.Client).TransactionRecords is null ? null : new TransactionRecorder(),
                 };

@@ -46,6 +46,9 @@ public sealed record ScenarioContext
     /// <summary>The length of one interval of a load run's time series.</summary>
     public TimeSpan Interval { get; init; } = KafkaPerf.Scenarios.Load.RateLoad.DefaultInterval;
 
+    /// <summary>Whether a load run records where each interval's time went (<see cref="BenchmarkPlan.Breakdown"/>).</summary>
+    public bool Breakdown { get; init; }
+
     /// <summary>The clock.</summary>
     public IClock Clock { get; init; } = StopwatchClock.Instance;
 
@@ -61,6 +64,8 @@ public sealed record ScenarioContext
     public ProducerSpec ProducerSpec(CancellationToken cancellation) =>
         new(Topic, Settings) { Cancellation = cancellation, StallTimeout = StallTimeout };
 
+    private ProducerSpec ProducerSpec(bool statistics, CancellationToken cancellation) => ProducerSpec(cancellation) with { Statistics = statistics };
+
     /// <summary>Counts and times the measured producer's transactions (<see cref="ClientSettings.TransactionRecords"/>);
     /// <see langword="null"/> without transactions.</summary>
     public TransactionRecorder? Transactions { get; init; }
@@ -71,9 +76,13 @@ public sealed record ScenarioContext
     /// <param name="cancellation">Ends the producer's blocking calls: the run's token or a stall watch's.</param>
     /// <param name="measured">Whether its transactions are the run's figures (not those of a topic filled before consuming).</param>
     /// <returns>A producer that the caller disposes.</returns>
-    public IBenchProducer CreateProducer(IDeliverySink sink, CancellationToken cancellation, bool measured = true)
+    /// <param name="breakdown">Receives the client's producer when it can say where its records' time went
+    /// (<see cref="IClientBreakdown"/>); the producer then collects its statistics. None: it collects none.</param>
+    public IBenchProducer CreateProducer(IDeliverySink sink, CancellationToken cancellation, bool measured = true, Action<IClientBreakdown>? breakdown = null)
     {
-        var producer = RecordIdInValue.Wrap(Client.CreateProducer(ProducerSpec(cancellation), sink), Settings);
+        var raw = Client.CreateProducer(ProducerSpec(statistics: breakdown is not null, cancellation), sink);
+        if (raw is IClientBreakdown source) breakdown?.Invoke(source);
+        var producer = RecordIdInValue.Wrap(raw, Settings);
         return Settings.TransactionRecords is { } records
             ? new TransactionalProducer(producer, records, Settings.AbortRatio ?? 0, Clock, measured ? Transactions : null, cancellation)
             : producer;

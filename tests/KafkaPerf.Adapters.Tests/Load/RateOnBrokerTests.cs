@@ -91,6 +91,11 @@ public sealed class RateOnBrokerTests(BrokerFixture fixture)
         Assert.True(run.SendDelay!.P99Micros < 50_000, $"send delay p99 {run.SendDelay.P99Micros} µs");
         Assert.Contains(run.Intervals!, i => !i.Warmup && i.Acknowledged < 500);
         Assert.Contains(run.Intervals!, i => !i.Warmup && i.ResponseTime is { MaxMicros: > 800_000 });
+        // librdkafka's own figures say where: requests that waited on the stopped broker (its round trip), not the client.
+        double slowestRequest = run.Intervals!.Where(i => !i.Warmup).Max(i => i.Breakdown?.RequestMs ?? 0);
+        // The run is 4 s with the pause in its middle, so half its intervals hold requests that waited: against the fastest.
+        var requests = run.Intervals!.Where(i => !i.Warmup).Select(i => i.Breakdown?.RequestMs ?? 0).ToList();
+        Assert.True(slowestRequest >= 100 && slowestRequest > 10 * requests.Min(), $"request round trips per interval: {string.Join(", ", requests.Select(r => r.ToString("0.0", System.Globalization.CultureInfo.InvariantCulture)))} ms");
     }
 
     private BenchmarkRunner Runner() => new(new ClientRegistry(

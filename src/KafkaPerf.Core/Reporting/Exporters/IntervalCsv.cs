@@ -14,6 +14,7 @@ internal static class IntervalCsv
         "responseCount", "responseP50Micros", "responseP99Micros", "responseP999Micros", "responseMaxMicros",
         "serviceCount", "serviceP50Micros", "serviceP99Micros", "serviceP999Micros", "serviceMaxMicros",
         "sendDelayCount", "sendDelayP50Micros", "sendDelayP99Micros", "sendDelayP999Micros", "sendDelayMaxMicros",
+        "clientQueueMs", "clientRequestMs", "batchBytes", "recordsPerRequest", "throttleMs", "dotnetGcPauseMs", "runtimeGcMs",
     ];
 
     public static void Write(BenchmarkResult result, TextWriter writer)
@@ -32,12 +33,18 @@ internal static class IntervalCsv
                     Number(i.Sent), Number(i.Acknowledged), Number(i.Consumed),
                     Number(i.SentPerSecond), Number(i.AcknowledgedPerSecond), Number(i.ConsumedPerSecond),
                     Number(i.MegabytesPerSecond), Number(i.InFlight), Number(i.Lag),
-                    .. Latency(i.ResponseTime), .. Latency(i.ServiceTime), .. Latency(i.SendDelay),
+                    .. Latency(i.ResponseTime), .. Latency(i.ServiceTime), .. Latency(i.SendDelay), .. Breakdown(i.Breakdown),
                 ];
                 CsvExporter.WriteLine(fields, writer);
             }
         }
     }
+
+    private static string[] Breakdown(IntervalBreakdown? b) =>
+    [
+        Number(b?.QueueMs), Number(b?.RequestMs), Number(b?.BatchBytes), Number(b?.RecordsPerRequest), Number(b?.ThrottleMs),
+        Number(b?.DotnetGcPauseMs), Number(b?.RuntimeGcMs),
+    ];
 
     private static string[] Latency(IntervalLatency? latency) => latency is null
         ? ["0", string.Empty, string.Empty, string.Empty, string.Empty]

@@ -23,7 +23,7 @@ public static class ResultTables
     {
         ArgumentNullException.ThrowIfNull(result);
         return new ReportDocument("KafkaPerf results", Preamble(result),
-            [.. RateSearches(result), .. Ratios(result), .. Load(result), .. FaultTables.Section(result), .. TransactionTables.Section(result), .. BacklogTables.Section(result), PerClientStatistics(result), .. Resources(result), .. Workers(result),
+            [.. RateSearches(result), .. Ratios(result), .. Load(result), .. FaultTables.Section(result), .. TransactionTables.Section(result), .. BacklogTables.Section(result), .. BreakdownTables.Section(result), PerClientStatistics(result), .. Resources(result), .. Workers(result),
              .. Warnings(result), .. FailedRuns(result)]);
     }
 

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using HdrHistogram;
 using HdrHistogram.Utilities;
+using KafkaPerf.Clients;
 using KafkaPerf.Measurement;
 
 namespace KafkaPerf.Scenarios.Load;
@@ -21,6 +22,7 @@ internal sealed class IntervalSampler : IDisposable
     private readonly long _intervalTicks;
     private readonly int _payloadBytes;
     private readonly bool _roundtrip;
+    private readonly bool _lag;
     private readonly List<IntervalRecord> _intervals = [];
     private readonly ManualResetEventSlim _stop = new();
     private readonly LongHistogram _scratch = Histograms.Create();
@@ -36,14 +38,19 @@ internal sealed class IntervalSampler : IDisposable
     private long _sent;
     private long _acknowledged;
     private long _consumed;
+    private TimeSpan _gcPause;
+    private long? _runtimeGcMillis;
 
-    public IntervalSampler(LoadState state, TimeSpan interval, int payloadBytes, bool roundtrip)
+    // lag: whether the consumers read what the run's producers send (a roundtrip): only then is sent − consumed a lag
+    // (a consume reads a topic filled before it, and said -N in its last interval).
+    public IntervalSampler(LoadState state, TimeSpan interval, int payloadBytes, bool roundtrip, bool lag)
     {
         _state = state;
         _ticks = new TickConverter(state.Clock.Frequency);
         _intervalTicks = Math.Max(1, (long)(interval.TotalSeconds * state.Clock.Frequency));
         _payloadBytes = payloadBytes;
         _roundtrip = roundtrip;
+        _lag = lag;
         _encodeBuffer = ByteBuffer.Allocate(_scratch.GetNeededByteBufferCapacity());
     }
 
@@ -72,6 +79,11 @@ internal sealed class IntervalSampler : IDisposable
     public void Start(long origin, long warmupEnd, Action? atWarmupEnd = null)
     {
         _origin = _last = origin;
+        if (_state.Breakdown)
+        {
+            _gcPause = GC.GetTotalPauseDuration();
+            _runtimeGcMillis = ReadRuntimeGcMillis();
+        }
         _atWarmupEnd = warmupEnd > origin ? atWarmupEnd : null;
         _firstBoundary = warmupEnd > origin ? warmupEnd : origin + _intervalTicks;
         _thread = new Thread(Loop) { IsBackground = true, Name = "kafkaperf-intervals" };
@@ -136,14 +148,74 @@ internal sealed class IntervalSampler : IDisposable
             Consumed = consumed - _consumed,
             MegabytesPerSecond = length > 0 ? (_roundtrip ? consumed - _consumed : acknowledged - _acknowledged) * (double)_payloadBytes / 1e6 / length : 0,
             InFlight = sent - acknowledged,
-            Lag = _roundtrip ? sent - consumed : null,
+            Lag = _lag ? sent - consumed : null,
             ResponseTime = _state.Schedule.IsRate ? Take(_state.Response, ResponseTotal, IntervalRecord.ResponseMetric, encoded) : null,
             ServiceTime = Take(_state.Service, ServiceTotal, IntervalRecord.ServiceMetric, encoded),
             SendDelay = _state.Schedule.IsRate ? Take(_state.SendDelay, SendDelayTotal, IntervalRecord.SendDelayMetric, encoded) : null,
             EncodedHistograms = encoded,
+            Breakdown = _state.Breakdown ? TakeBreakdown() : null,
         };
         _intervals.Add(record);
         (_last, _sent, _acknowledged, _consumed) = (end, sent, acknowledged, consumed);
+    }
+
+    /// <summary>The producers' own figures (each the mean over the producers that give it) and the collections of .NET
+    /// and of the client's runtime since the last interval.</summary>
+    private IntervalBreakdown TakeBreakdown()
+    {
+        IClientBreakdown[] sources;
+        lock (_state.BreakdownSources) sources = [.. _state.BreakdownSources];
+        var readings = new List<ClientBreakdown>(sources.Length);
+        foreach (var source in sources)
+        {
+            try
+            {
+                readings.Add(source.ReadBreakdown());
+            }
+            catch (Exception ex) when (ex is not OutOfMemoryException)
+            {
+                // A producer being torn down: its figures are missing from this interval, nothing else.
+            }
+        }
+        var pause = GC.GetTotalPauseDuration();
+        var runtime = ReadRuntimeGcMillis();
+        var breakdown = new IntervalBreakdown
+        {
+            QueueMs = Mean(readings, r => r.QueueMs),
+            RequestMs = Mean(readings, r => r.RequestMs),
+            BatchBytes = Mean(readings, r => r.BatchBytes),
+            RecordsPerRequest = Mean(readings, r => r.RecordsPerRequest),
+            ThrottleMs = Mean(readings, r => r.ThrottleMs),
+            DotnetGcPauseMs = (pause - _gcPause).TotalMilliseconds,
+            RuntimeGcMs = runtime - _runtimeGcMillis,
+        };
+        (_gcPause, _runtimeGcMillis) = (pause, runtime);
+        return breakdown;
+    }
+
+    private static double? Mean(List<ClientBreakdown> readings, Func<ClientBreakdown, double?> figure)
+    {
+        double sum = 0;
+        int count = 0;
+        foreach (var reading in readings)
+        {
+            if (figure(reading) is not { } value || !double.IsFinite(value)) continue;
+            sum += value;
+            count++;
+        }
+        return count == 0 ? null : sum / count;
+    }
+
+    private long? ReadRuntimeGcMillis()
+    {
+        try
+        {
+            return _state.Runtime?.ReadRuntime().GcMillis;
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            return null;
+        }
     }
 
     private IntervalLatency? Take(Recorder recorder, LongHistogram total, string metric, Dictionary<string, byte[]> encoded)

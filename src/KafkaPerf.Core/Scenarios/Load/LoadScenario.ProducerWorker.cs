@@ -49,7 +49,7 @@ public sealed partial class LoadScenario
                 try
                 {
                     PreciseWait.PrepareThread();
-                    producer = run._context.CreateProducer(sink, run.Token);
+                    producer = run._context.CreateProducer(sink, run.Token, breakdown: run._state.Breakdown ? run._state.AddBreakdownSource : null);
                     Config = producer.EffectiveConfig;
                     Ready.Set();
                     run._start.Wait(run.Token);

@@ -58,7 +58,10 @@ public sealed partial class LoadScenario : IScenario
         if (context.Load is not null && Kind == ScenarioKind.Consume)
             throw new ArgumentException("A consume reads a filled topic as fast as it can: a rate applies to produce and roundtrip.", nameof(context));
         var schedule = new SendSchedule(context.Load, context.Clock.Frequency, context.MessageCount);
-        var state = new LoadState(schedule, context.Clock) { Faults = context.Faults };
+        var state = new LoadState(schedule, context.Clock)
+        {
+            Faults = context.Faults, Breakdown = context.Breakdown, Runtime = context.Breakdown ? context.Client as IRuntimeProbe : null,
+        };
         using var run = new LoadRun(this, context, state, cancellationToken);
         return run.Execute();
     }
@@ -91,7 +94,7 @@ public sealed partial class LoadScenario : IScenario
             _state = state;
             _schedule = state.Schedule;
             _stop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-            _sampler = new IntervalSampler(state, context.Load?.Interval ?? context.Interval, context.Payload.Length, scenario.Kind != ScenarioKind.Produce);
+            _sampler = new IntervalSampler(state, context.Load?.Interval ?? context.Interval, context.Payload.Length, scenario.Kind != ScenarioKind.Produce, scenario.Kind == ScenarioKind.Roundtrip);
         }
 
         private ScenarioKind Kind => _scenario.Kind;

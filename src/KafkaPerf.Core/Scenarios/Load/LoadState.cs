@@ -1,4 +1,5 @@
 using HdrHistogram;
+using KafkaPerf.Clients;
 using KafkaPerf.Measurement;
 
 namespace KafkaPerf.Scenarios.Load;
@@ -29,6 +30,21 @@ internal sealed class LoadState(SendSchedule schedule, IClock clock)
     public List<LoadCounter> AcknowledgedCounters { get; } = [];
 
     public List<LoadCounter> ConsumedCounters { get; } = [];
+
+    /// <summary>Whether the sampler records where each interval's time went (<see cref="IntervalBreakdown"/>).</summary>
+    public bool Breakdown { get; init; }
+
+    /// <summary>The client's runtime (the java clients' JVM), read each interval for its collections.</summary>
+    public IRuntimeProbe? Runtime { get; init; }
+
+    /// <summary>The producers that can say where their records' time went, as they are created.</summary>
+    public List<IClientBreakdown> BreakdownSources { get; } = [];
+
+    /// <summary>Adds a producer to <see cref="BreakdownSources"/> (on the producer's thread).</summary>
+    public void AddBreakdownSource(IClientBreakdown source)
+    {
+        lock (BreakdownSources) BreakdownSources.Add(source);
+    }
 
     /// <summary>What a run with faults records beside its figures; <see langword="null"/> without faults.</summary>
     public FaultWatch? Faults { get; init; }

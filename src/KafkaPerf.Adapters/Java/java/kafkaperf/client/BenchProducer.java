@@ -156,6 +156,11 @@ public final class BenchProducer implements AutoCloseable {
         producer.flush();
     }
 
+    /** The producer's own metrics, for the interval breakdown ({@link JvmStats#producerMetric}). */
+    java.util.Map<org.apache.kafka.common.MetricName, ? extends org.apache.kafka.common.Metric> metrics() {
+        return producer.metrics();
+    }
+
     /**
      * Closes the producer, waiting up to {@code timeoutMs} for records in flight; 0 after a stall or a cancellation, so
      * that a broker that is gone keeps nobody waiting (the records left are failed).

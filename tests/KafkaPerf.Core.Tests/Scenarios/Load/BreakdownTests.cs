@@ -1,0 +1,141 @@
+using KafkaPerf.Clients;
+using KafkaPerf.Clients.InMemory;
+using KafkaPerf.Measurement;
+using KafkaPerf.Scenarios;
+using KafkaPerf.Scenarios.Load;
+
+namespace KafkaPerf.Core.Tests.Scenarios.Load;
+
+/// <summary>Where each interval's time went (issue 34): the sampler reads every producer's own figures and the
+/// collections once per interval, on its own thread; the producers collect statistics only when asked.</summary>
+public class BreakdownTests
+{
+    [Fact]
+    public async Task RateRun_EveryIntervalHasTheProducersFiguresAveragedAndTheRuntimesCollectionsInIt()
+    {
+        var client = new ReportingClient();
+        await client.CreateTopicAsync(new TopicSpec("t"), default);
+        var load = new RateLoad(2_000, TimeSpan.FromSeconds(1.5), TimeSpan.FromMilliseconds(200), TimeSpan.FromMilliseconds(250));
+        var context = new ScenarioContext
+        {
+            Client = client, Topic = "t", MessageCount = load.MeasuredRecords, Payload = new byte[100], Load = load, Interval = load.Interval,
+            Settings = new ClientSettings(), Producers = 2, Breakdown = true,
+        };
+        using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(1));
+
+        var m = await Task.Run(() => LoadScenario.For(ScenarioKind.Produce).Run(context, timeout.Token));
+
+        Assert.True(m.Succeeded, m.Error);
+        Assert.All(client.Specs, s => Assert.True(s.Statistics));
+        Assert.Equal(2, client.Producers.Count);
+        var intervals = m.Intervals!;
+        Assert.All(intervals, i =>
+        {
+            var b = i.Breakdown!;
+            // The two producers say 2 and 4 ms of queueing: the mean; the batch size only one of them says.
+            Assert.Equal(3, b.QueueMs!.Value, 6);
+            Assert.Equal(10, b.RequestMs!.Value, 6);
+            Assert.Equal(512, b.BatchBytes!.Value, 6);
+            Assert.Null(b.ThrottleMs);
+            Assert.True(b.DotnetGcPauseMs >= 0);
+            Assert.True(b.RuntimeGcMs >= 0);
+        });
+        // Each interval has the runtime's collections since the last one (3 ms per reading here; the run's own readings
+        // around the timed section read it too): whole readings, within what the runtime reported over the run.
+        double collected = intervals.Sum(i => i.Breakdown!.RuntimeGcMs!.Value);
+        Assert.True(collected > 0 && collected % 3 == 0, $"{collected} ms");
+        Assert.True(collected <= client.GcMillisReadLast - client.GcMillisReadFirst, $"{collected} ms");
+        Assert.True(client.Producers.All(p => p.Reads > 0));
+    }
+
+    [Fact]
+    public async Task NoBreakdown_NoStatisticsAskedForAndNoneRecorded()
+    {
+        var client = new ReportingClient();
+        await client.CreateTopicAsync(new TopicSpec("t"), default);
+        var load = new RateLoad(2_000, TimeSpan.FromSeconds(0.6), TimeSpan.FromMilliseconds(100), TimeSpan.FromMilliseconds(200));
+        var context = new ScenarioContext
+        {
+            Client = client, Topic = "t", MessageCount = load.MeasuredRecords, Payload = new byte[100], Load = load, Interval = load.Interval,
+            Settings = new ClientSettings(), Breakdown = false,
+        };
+        using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(1));
+
+        var m = await Task.Run(() => LoadScenario.For(ScenarioKind.Produce).Run(context, timeout.Token));
+
+        Assert.True(m.Succeeded, m.Error);
+        Assert.All(client.Specs, s => Assert.False(s.Statistics));
+        Assert.All(m.Intervals!, i => Assert.Null(i.Breakdown));
+        Assert.All(client.Producers, p => Assert.Equal(0, p.Reads));
+    }
+
+    /// <summary>The in-memory client, whose producers say fixed figures and whose "runtime" collects 3 ms per reading.</summary>
+    private sealed class ReportingClient : IBenchClient, IRuntimeProbe
+    {
+        private readonly InMemoryClient _inner = new(new InMemoryClientOptions());
+        private long _gcMillis;
+
+        public List<ProducerSpec> Specs { get; } = [];
+
+        public List<FiguresProducer> Producers { get; } = [];
+
+        public long GcMillisReadFirst { get; private set; } = -1;
+
+        public long GcMillisReadLast { get; private set; }
+
+        public string Name => "reporting";
+
+        public string LibraryVersion => "1";
+
+        public ClientCapabilities Capabilities => _inner.Capabilities;
+
+        public RuntimeReading ReadRuntime()
+        {
+            long now = Interlocked.Add(ref _gcMillis, 3);
+            if (GcMillisReadFirst < 0) GcMillisReadFirst = now;
+            GcMillisReadLast = now;
+            return new RuntimeReading(now / 3, now, 1_000);
+        }
+
+        public IBenchProducer CreateProducer(ProducerSpec spec, IDeliverySink sink)
+        {
+            FiguresProducer producer;
+            lock (Producers)
+            {
+                Specs.Add(spec);
+                producer = new FiguresProducer(_inner.CreateProducer(spec, sink), queueMs: Producers.Count == 0 ? 2 : 4, batchBytes: Producers.Count == 0 ? 512 : null);
+                Producers.Add(producer);
+            }
+            return producer;
+        }
+
+        public IBenchConsumer CreateConsumer(ConsumerSpec spec) => _inner.CreateConsumer(spec);
+
+        public ValueTask CreateTopicAsync(TopicSpec topic, CancellationToken cancellationToken) => _inner.CreateTopicAsync(topic, cancellationToken);
+
+        public ValueTask DeleteTopicAsync(string topic, CancellationToken cancellationToken) => _inner.DeleteTopicAsync(topic, cancellationToken);
+
+        public ValueTask DisposeAsync() => _inner.DisposeAsync();
+    }
+
+    private sealed class FiguresProducer(IBenchProducer inner, double queueMs, double? batchBytes) : IBenchProducer, IClientBreakdown
+    {
+        private int _reads;
+
+        public int Reads => Volatile.Read(ref _reads);
+
+        public IReadOnlyDictionary<string, string> EffectiveConfig => inner.EffectiveConfig;
+
+        public ClientBreakdown ReadBreakdown()
+        {
+            Interlocked.Increment(ref _reads);
+            return new ClientBreakdown(queueMs, 10, batchBytes, null, null);
+        }
+
+        public void Send(long key, ReadOnlyMemory<byte> value) => inner.Send(key, value);
+
+        public void Flush(CancellationToken cancellationToken) => inner.Flush(cancellationToken);
+
+        public void Dispose() => inner.Dispose();
+    }
+}
