@@ -151,30 +151,3 @@ public static class MeasurementMerge
             sum.GetValueAtPercentile(99.9) / 1_000.0, sum.GetMaxValue() / 1_000.0);
     }
 }
-
-/// <summary>HdrHistogram's compressed encoding, as arrays.</summary>
-public static class HistogramCodec
-{
-    /// <summary>Encodes a histogram in HdrHistogram's compressed form (what <c>.hlog</c> files hold, base64-encoded).</summary>
-    /// <param name="histogram">The histogram.</param>
-    /// <returns>The bytes.</returns>
-    public static byte[] Encode(HistogramBase histogram)
-    {
-        ArgumentNullException.ThrowIfNull(histogram);
-        var buffer = ByteBuffer.Allocate(histogram.GetNeededByteBufferCapacity());
-        int length = HistogramEncoding.EncodeIntoCompressedByteBuffer(histogram, buffer);
-        var bytes = new byte[length];
-        buffer.Position = 0;
-        for (int i = 0; i < length; i++) bytes[i] = buffer.Get();
-        return bytes;
-    }
-
-    /// <summary>Decodes what <see cref="Encode"/> wrote.</summary>
-    /// <param name="bytes">The bytes.</param>
-    /// <returns>The histogram.</returns>
-    public static HistogramBase Decode(byte[] bytes)
-    {
-        ArgumentNullException.ThrowIfNull(bytes);
-        return HistogramEncoding.DecodeFromCompressedByteBuffer(ByteBuffer.Allocate(bytes), 0);
-    }
-}

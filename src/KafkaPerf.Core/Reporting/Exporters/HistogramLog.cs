@@ -1,3 +1,4 @@
+using KafkaPerf.Measurement;
 using System.Globalization;
 using HdrHistogram;
 using HdrHistogram.Utilities;
@@ -40,7 +41,7 @@ public static class HistogramLog
                 double startSeconds = (run.StartedAtUtc!.Value.ToUnixTimeMilliseconds() / 1000.0) + interval.StartSeconds;
                 foreach (var (metric, encoded) in interval.EncodedHistograms.OrderBy(p => p.Key, StringComparer.Ordinal))
                 {
-                    var histogram = HistogramEncoding.DecodeFromCompressedByteBuffer(ByteBuffer.Allocate(encoded), 0);
+                    var histogram = HistogramCodec.Decode(encoded);
                     string tag = string.Create(CultureInfo.InvariantCulture,
                         $"run-{run.Sequence}/{run.Client}/{run.Scenario.ToString().ToLowerInvariant()}/{run.PayloadBytes}B/{rate}/{metric}");
                     writer.Write(string.Create(CultureInfo.InvariantCulture,

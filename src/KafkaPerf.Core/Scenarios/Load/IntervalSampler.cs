@@ -223,12 +223,7 @@ internal sealed class IntervalSampler : IDisposable
         recorder.GetIntervalHistogramInto(_scratch);
         if (_scratch.TotalCount == 0) return null;
         total.Add(_scratch);
-        _encodeBuffer.Position = 0;
-        int length = HistogramEncoding.EncodeIntoCompressedByteBuffer(_scratch, _encodeBuffer);
-        var bytes = new byte[length];
-        _encodeBuffer.Position = 0;
-        for (int i = 0; i < length; i++) bytes[i] = _encodeBuffer.Get();
-        encoded[metric] = bytes;
+        encoded[metric] = HistogramCodec.Encode(_scratch, _encodeBuffer);
         return new IntervalLatency(
             _scratch.TotalCount,
             _scratch.GetValueAtPercentile(50) / 1_000.0,
