@@ -14,16 +14,8 @@ public class BreakdownTests
     public async Task RateRun_EveryIntervalHasTheProducersFiguresAveragedAndTheRuntimesCollectionsInIt()
     {
         var client = new ReportingClient();
-        await client.CreateTopicAsync(new TopicSpec("t"), default);
-        var load = new RateLoad(2_000, TimeSpan.FromSeconds(1.5), TimeSpan.FromMilliseconds(200), TimeSpan.FromMilliseconds(250));
-        var context = new ScenarioContext
-        {
-            Client = client, Topic = "t", MessageCount = load.MeasuredRecords, Payload = new byte[100], Load = load, Interval = load.Interval,
-            Settings = new ClientSettings(), Producers = 2, Breakdown = true,
-        };
-        using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(1));
 
-        var m = await Task.Run(() => LoadScenario.For(ScenarioKind.Produce).Run(context, timeout.Token));
+        var m = await RunAsync(client, new RateLoad(2_000, TimeSpan.FromSeconds(1.5), TimeSpan.FromMilliseconds(200), TimeSpan.FromMilliseconds(250)), producers: 2, breakdown: true);
 
         Assert.True(m.Succeeded, m.Error);
         Assert.All(client.Specs, s => Assert.True(s.Statistics));
@@ -52,21 +44,25 @@ public class BreakdownTests
     public async Task NoBreakdown_NoStatisticsAskedForAndNoneRecorded()
     {
         var client = new ReportingClient();
-        await client.CreateTopicAsync(new TopicSpec("t"), default);
-        var load = new RateLoad(2_000, TimeSpan.FromSeconds(0.6), TimeSpan.FromMilliseconds(100), TimeSpan.FromMilliseconds(200));
-        var context = new ScenarioContext
-        {
-            Client = client, Topic = "t", MessageCount = load.MeasuredRecords, Payload = new byte[100], Load = load, Interval = load.Interval,
-            Settings = new ClientSettings(), Breakdown = false,
-        };
-        using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(1));
 
-        var m = await Task.Run(() => LoadScenario.For(ScenarioKind.Produce).Run(context, timeout.Token));
+        var m = await RunAsync(client, new RateLoad(2_000, TimeSpan.FromSeconds(0.6), TimeSpan.FromMilliseconds(100), TimeSpan.FromMilliseconds(200)), producers: 1, breakdown: false);
 
         Assert.True(m.Succeeded, m.Error);
         Assert.All(client.Specs, s => Assert.False(s.Statistics));
         Assert.All(m.Intervals!, i => Assert.Null(i.Breakdown));
         Assert.All(client.Producers, p => Assert.Equal(0, p.Reads));
+    }
+
+    private static async Task<RunRecord> RunAsync(ReportingClient client, RateLoad load, int producers, bool breakdown)
+    {
+        await client.CreateTopicAsync(new TopicSpec("t"), default);
+        var context = new ScenarioContext
+        {
+            Client = client, Topic = "t", MessageCount = load.MeasuredRecords, Payload = new byte[100], Load = load, Interval = load.Interval,
+            Settings = new ClientSettings(), Producers = producers, Breakdown = breakdown,
+        };
+        using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(1));
+        return await Task.Run(() => LoadScenario.For(ScenarioKind.Produce).Run(context, timeout.Token));
     }
 
     /// <summary>The in-memory client, whose producers say fixed figures and whose "runtime" collects 3 ms per reading.</summary>
