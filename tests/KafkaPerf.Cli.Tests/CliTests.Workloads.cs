@@ -37,6 +37,8 @@ public partial class CliTests
     [InlineData(new[] { "--group", "share", "--transactions", "100", "--scenarios", "consume" }, "--group share does not go with --transactions yet")]
     [InlineData(new[] { "--clients", "inmemory", "--group", "share:explicit" }, "'inmemory' has no share-group consumer (--group share)")]
     [InlineData(new[] { "--group", "share", "--brokers", "3", "--replication-factor", "3", "--rate", "1000", "--duration", "5s", "--fault", "kill:leader@2s" }, "--group share does not go with --fault yet.")]
+    [InlineData(new[] { "--group", "share", "--scenarios", "consume", "--processes", "2" }, "Workers (--processes, --workers) do not run transactions, a backlog or share groups yet")]
+    [InlineData(new[] { "--transactions", "100", "--scenarios", "produce", "--processes", "2" }, "Workers (--processes, --workers) do not run transactions, a backlog or share groups yet")]
     public async Task Run_WorkloadThatCannotRun_OneLineExit2AndNothingStarted(string[] args, string expected)
     {
         var output = Path.Combine(Path.GetTempPath(), "kafkaperf-cli-" + Guid.NewGuid().ToString("N"));

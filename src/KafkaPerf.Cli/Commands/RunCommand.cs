@@ -88,6 +88,8 @@ internal sealed class RunCommand(ClientCatalog catalog, EmbeddedKafkaBrokerOptio
         (plan, var warmupNotice) = WithClusterWarmup(parse, plan, registry, source, distribution);
         if (distribution is not null && plan.Faults.Count > 0)
             return CliErrors.BadInput("--fault runs with the clients of this process only: workers (--processes, --workers) do not take faults yet; leave them out.");
+        if (distribution is not null && plan.SettingsVariants.Any(v => v.TransactionRecords is not null || v.BacklogBytes is not null || v.Group.IsShare()))
+            return CliErrors.BadInput("Workers (--processes, --workers) do not run transactions, a backlog or share groups yet: run --transactions, --backlog and --group share in one process.");
 
         var log = outputs.Log;
         var checkpoints = new CheckpointFiles(outputs.Folder, stem, outputs.Formats, Console.Error);

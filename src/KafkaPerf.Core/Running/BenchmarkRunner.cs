@@ -49,8 +49,8 @@ public sealed class BenchmarkRunner
         ArgumentNullException.ThrowIfNull(plan);
         return [.. _checks.Validate(plan),
             .. FaultChecks.ClusterErrors(plan, _connection, Remote is not null).Select(e => new ValidationError(ValidationSeverity.Error, e)),
-            .. Remote is not null && plan.SettingsVariants.Any(v => v.TransactionRecords is not null || v.BacklogBytes is not null)
-                ? [new ValidationError(ValidationSeverity.Error, "Workers (--processes, --workers) do not run transactions or a backlog yet: run --transactions and --backlog in one process.")]
+            .. Remote is not null && plan.SettingsVariants.Any(v => v.TransactionRecords is not null || v.BacklogBytes is not null || v.Group.IsShare())
+                ? [new ValidationError(ValidationSeverity.Error, "Workers (--processes, --workers) do not run transactions, a backlog or share groups yet: run --transactions, --backlog and --group share in one process.")]
                 : Array.Empty<ValidationError>()];
     }
 

@@ -18,7 +18,7 @@ internal static class ClusterWarmup
 
     /// <summary>
     /// Rounds of the consume scenario (a topic filled, then read) on topics of their own, the plan's clients in turn, until
-    /// <see cref="BenchmarkPlan.ClusterWarmup"/> has passed: the brokers compile their produce, fetch and replication paths
+    /// <see cref="BenchmarkPlan.ClusterWarmup"/> has passed and every client has had one: the brokers compile their produce, fetch and replication paths
     /// before the first measured run instead of during it. No round is recorded as a run; a failed round ends the warm-up
     /// with a warning and the plan goes on (its runs then say what is wrong).
     /// </summary>
@@ -38,7 +38,8 @@ internal static class ClusterWarmup
         long started = Stopwatch.GetTimestamp();
         int rounds = 0;
         string? failure = null;
-        while (Stopwatch.GetElapsedTime(started) < plan.ClusterWarmup && broker.Exit is null)
+        // Every client has a round, however short the warm-up (its JVM, its connections), then rounds in turn until it ends.
+        while ((Stopwatch.GetElapsedTime(started) < plan.ClusterWarmup || rounds < names.Count) && broker.Exit is null)
         {
             cancellationToken.ThrowIfCancellationRequested();
             string name = names[rounds % names.Count];

@@ -39,6 +39,11 @@ public sealed class FailoverTests(FailoverClusterFixture fixture) : IClassFixtur
     private const double FaultAt = 2;
     private static readonly TimeSpan Warmup = TimeSpan.FromMilliseconds(500);
 
+    /// <summary>How late a fault may fire: never early, but its time is taken once the partition's leader has been read
+    /// from the cluster's metadata (one request, which a CI machine running four test processes on two cores once took
+    /// 2.4 s to answer) and the node signalled.</summary>
+    private const double FiringLateness = 3.5;
+
     [Fact]
     public async Task KillLeader_AcksAllIdempotenceMinIsr2_EachClientRecoversAfterTheElectionLosesNothingAndTheClusterIsHealedBetweenRuns()
     {
@@ -58,7 +63,7 @@ public sealed class FailoverTests(FailoverClusterFixture fixture) : IClassFixtur
             Assert.Contains("SIGKILL node", fault.Did, StringComparison.Ordinal);
             Assert.Equal(fault.LeaderBefore, fault.Node);
             // At its time: the warm-up, then 2 s into the measured part (the timer may be late on a busy machine, never early).
-            Assert.InRange(fault.FiredAtSeconds!.Value, Warmup.TotalSeconds + FaultAt, Warmup.TotalSeconds + FaultAt + 1.5);
+            Assert.InRange(fault.FiredAtSeconds!.Value, Warmup.TotalSeconds + FaultAt, Warmup.TotalSeconds + FaultAt + FiringLateness);
             Assert.NotNull(fault.NewLeader);
             Assert.NotEqual(fault.LeaderBefore, fault.NewLeader);
             // The killed leader left the in-sync replicas too.
@@ -100,7 +105,7 @@ public sealed class FailoverTests(FailoverClusterFixture fixture) : IClassFixtur
         var fault = Assert.Single(run.Faults!);
         Assert.Null(fault.Error);
         Assert.Contains(did, fault.Did, StringComparison.Ordinal);
-        Assert.InRange(fault.FiredAtSeconds!.Value, Warmup.TotalSeconds + FaultAt, Warmup.TotalSeconds + FaultAt + 1.5);
+        Assert.InRange(fault.FiredAtSeconds!.Value, Warmup.TotalSeconds + FaultAt, Warmup.TotalSeconds + FaultAt + FiringLateness);
         var kind = FaultSpec.Parse(spec).Kind;
         if (kind is FaultKind.Restart or FaultKind.Pause)
         {
