@@ -59,8 +59,8 @@ public sealed class BreakdownOnBrokerTests(BrokerFixture fixture)
             var intervals = m.Intervals!;
             Assert.Contains(intervals, i => i.Breakdown!.RuntimeGcMs > 0);
             Assert.Contains(intervals, i => i.Breakdown!.DotnetGcPauseMs > 0);
-            // The series' JVM collections add up to no more than the JVM's own total, read around the run.
-            Assert.True(intervals.Sum(i => i.Breakdown!.RuntimeGcMs ?? 0) > 0);
+            // The series' JVM collections add up to no more than the JVM's own total over the run, read around it.
+            Assert.True(intervals.Where(i => !i.Warmup).Sum(i => i.Breakdown!.RuntimeGcMs ?? 0) <= m.Resources!.RuntimeGcMillis + 5);
         });
     }
 
