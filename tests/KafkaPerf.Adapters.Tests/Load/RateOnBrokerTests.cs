@@ -93,9 +93,12 @@ public sealed class RateOnBrokerTests(BrokerFixture fixture)
         Assert.Contains(run.Intervals!, i => !i.Warmup && i.ResponseTime is { MaxMicros: > 800_000 });
         // librdkafka's own figures say where: requests that waited on the stopped broker (its round trip), not the client.
         double slowestRequest = run.Intervals!.Where(i => !i.Warmup).Max(i => i.Breakdown?.RequestMs ?? 0);
-        // The run is 4 s with the pause in its middle, so half its intervals hold requests that waited: against the fastest.
+        // The figure is librdkafka's mean round trip over its last second, so the interval holding the pause averages the
+        // requests caught by it (about a second each) with the ones sent after it: 540-680 ms here alone, 1.8 s on CI. A
+        // broker just started answers slowly too (100-130 ms here, up to 710 ms on a loaded CI machine), so the pause is
+        // told from it by its size and against the fastest interval, not by a ratio that such a baseline defeats.
         var requests = run.Intervals!.Where(i => !i.Warmup).Select(i => i.Breakdown?.RequestMs ?? 0).ToList();
-        Assert.True(slowestRequest >= 100 && slowestRequest > 10 * requests.Min(), $"request round trips per interval: {string.Join(", ", requests.Select(r => r.ToString("0.0", System.Globalization.CultureInfo.InvariantCulture)))} ms");
+        Assert.True(slowestRequest >= 300 && slowestRequest >= 2 * requests.Min(), $"request round trips per interval: {string.Join(", ", requests.Select(r => r.ToString("0.0", System.Globalization.CultureInfo.InvariantCulture)))} ms");
     }
 
     private BenchmarkRunner Runner() => new(new ClientRegistry(
