@@ -115,6 +115,7 @@ public sealed class ConnectedBroker : IBrokerLease
                     // The keystore's and the users' passwords are in it.
                     BrokerConfig = KafkaSecurity.Mask(broker.Config),
                     BrokerProbe = broker.Probe,
+                    BrokerBreakdown = broker.Breakdown,
                     BrokerExited = broker.UnexpectedExit,
                     BrokerName = count == 1 ? "the embedded broker" : "the embedded cluster",
                     Ephemeral = true,

@@ -34,6 +34,7 @@ public sealed class EmbeddedKafkaBroker : IAsyncDisposable
     private readonly string? _crashLogPath;
     private int _disposed;
     private IBrokerProbe? _probe;
+    private IBrokerBreakdown? _breakdown;
 
     private readonly BrokerClassArchive? _classArchive;
     private Relaunch? _relaunch;
@@ -85,6 +86,13 @@ public sealed class EmbeddedKafkaBroker : IAsyncDisposable
 
     /// <summary>The first node's <c>log.dirs</c>: one folder per partition, <c>TOPIC-N</c>.</summary>
     public string LogDirectory => Nodes[0].LogDirectory;
+
+    /// <summary>Asks every serving node's JVM for a full collection (tests: a collection that must show in the broker's series).</summary>
+    internal Task CollectGarbageAsync(CancellationToken cancellationToken) =>
+        Task.WhenAll(Nodes.Where(n => n.IsServing).Select(n => n.AskAsync("gc", TimeSpan.FromSeconds(10), cancellationToken)));
+
+    /// <summary>Reads the nodes' request metrics and collections per interval, for the breakdown (summed over the nodes).</summary>
+    public IBrokerBreakdown Breakdown => _breakdown ??= new EmbeddedBrokerMetrics(this);
 
     /// <summary>Reads the nodes' CPU time and topics' bytes on disk (over every replica), for each run's resources.</summary>
     public IBrokerProbe Probe => _probe ??= new EmbeddedBrokerProbe(() => Nodes.Select(n => n.ProcessId), Nodes.Select(n => n.LogDirectory).ToList());

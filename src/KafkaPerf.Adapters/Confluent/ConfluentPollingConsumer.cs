@@ -9,12 +9,13 @@ namespace KafkaPerf.Adapters.Confluent;
 /// <see cref="Consume"/> is the variant's own loop body.
 /// </summary>
 /// <typeparam name="TValue">The value type the variant deserializes to.</typeparam>
-internal abstract class ConfluentPollingConsumer<TValue> : IBenchConsumer
+internal abstract class ConfluentPollingConsumer<TValue> : IBenchConsumer, IClientBreakdown
 {
     /// <summary>How long one <c>Consume</c> call waits for a record.</summary>
     protected static readonly TimeSpan PollTimeout = TimeSpan.FromMilliseconds(100);
 
     private readonly IConsumer<long, TValue> _consumer;
+    private readonly LibrdkafkaStatistics? _statistics;
     private readonly string _topic;
     private readonly string _threadName;
     private readonly CancellationToken _cancellation;
@@ -33,7 +34,15 @@ internal abstract class ConfluentPollingConsumer<TValue> : IBenchConsumer
         _topic = spec.Topic;
         _cancellation = spec.Cancellation;
         _threadName = threadName;
-        _consumer = configure(new ConsumerBuilder<long, TValue>(settings))
+        if (spec.Statistics)
+        {
+            _statistics = new LibrdkafkaStatistics(consumer: true);
+            LibrdkafkaStatistics.Enable(settings);
+        }
+        var builder = new ConsumerBuilder<long, TValue>(settings);
+        // Emitted from the poll loop's Consume calls, once a second: the parse (about 50 µs) is the price of the breakdown.
+        if (_statistics is not null) builder.SetStatisticsHandler((_, json) => _statistics.OnStatistics(json));
+        _consumer = configure(builder)
             .SetPartitionsAssignedHandler((_, _) => Sink?.OnAssigned())
             .SetErrorHandler((_, error) =>
             {
@@ -53,6 +62,9 @@ internal abstract class ConfluentPollingConsumer<TValue> : IBenchConsumer
     }
 
     public IReadOnlyDictionary<string, string> EffectiveConfig { get; }
+
+    /// <summary>The consumer's fetch round trip and lag from librdkafka's statistics (none unless the spec asked for them).</summary>
+    public ClientBreakdown ReadBreakdown() => _statistics?.ReadBreakdown() ?? default;
 
     public bool PrefetchEnabled => false;
 

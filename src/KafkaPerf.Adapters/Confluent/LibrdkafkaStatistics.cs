@@ -10,7 +10,10 @@ namespace KafkaPerf.Adapters.Confluent;
 /// and per topic the batch size and records per batch — each window's average over the brokers that saw any, weighted
 /// by their counts. The sampler reads the latest window.
 /// </summary>
-internal sealed class LibrdkafkaStatistics : IClientBreakdown
+/// <remarks>A consumer's (<c>consumer: true</c>) are its fetch round trip - the <c>rtt</c> of its connections to the
+/// partitions' leaders, where its fetches go (the group coordinator's logical connection is left out) - and its lag, the
+/// sum of its partitions' <c>consumer_lag</c>.</remarks>
+internal sealed class LibrdkafkaStatistics(bool consumer = false) : IClientBreakdown
 {
     /// <summary>How often librdkafka emits its statistics while a breakdown is read: the default interval of the series.</summary>
     public const string IntervalMs = "1000";
@@ -39,7 +42,7 @@ internal sealed class LibrdkafkaStatistics : IClientBreakdown
         ClientBreakdown parsed;
         try
         {
-            parsed = Parse(json);
+            parsed = consumer ? ParseConsumer(json) : Parse(json);
         }
         catch (JsonException)
         {
@@ -76,6 +79,42 @@ internal sealed class LibrdkafkaStatistics : IClientBreakdown
         }
         double? queue = intLatency.Mean is { } i ? (i + (outbuf.Mean ?? 0)) / 1000 : null;
         return new ClientBreakdown(queue, rtt.Mean / 1000, batchSize.Mean, batchCount.Mean, throttle.Mean);
+    }
+
+    /// <summary>One statistics document of a consumer: its fetch round trip and lag.</summary>
+    /// <param name="json">librdkafka's statistics.</param>
+    /// <returns>The figures; the fetch time <see langword="null"/> when no fetch was answered in the window.</returns>
+    internal static ClientBreakdown ParseConsumer(string json)
+    {
+        using var document = JsonDocument.Parse(json);
+        var root = document.RootElement;
+        Weighted rtt = default;
+        if (root.TryGetProperty("brokers", out var brokers) && brokers.ValueKind == JsonValueKind.Object)
+        {
+            foreach (var broker in brokers.EnumerateObject())
+            {
+                // The coordinator's logical connection carries heartbeats and commits, not fetches.
+                if (broker.Value.TryGetProperty("source", out var source) && source.GetString() == "logical") continue;
+                if (broker.Value.TryGetProperty("nodeid", out var node) && node.TryGetInt32(out int id) && id < 0) continue;
+                rtt.Add(broker.Value, "rtt");
+            }
+        }
+        long? lag = null;
+        if (root.TryGetProperty("topics", out var topics) && topics.ValueKind == JsonValueKind.Object)
+        {
+            foreach (var topic in topics.EnumerateObject())
+            {
+                if (!topic.Value.TryGetProperty("partitions", out var partitions) || partitions.ValueKind != JsonValueKind.Object) continue;
+                foreach (var partition in partitions.EnumerateObject())
+                {
+                    // -1: librdkafka's internal unassigned partition, and an unknown lag.
+                    if (partition.Name == "-1") continue;
+                    if (partition.Value.TryGetProperty("consumer_lag", out var value) && value.TryGetInt64(out long partitionLag) && partitionLag >= 0)
+                        lag = (lag ?? 0) + partitionLag;
+                }
+            }
+        }
+        return new ClientBreakdown(null, null, null, null, null, FetchMs: rtt.Mean / 1000, Lag: lag);
     }
 
     /// <summary>A window average over several brokers or topics, weighted by their sample counts.</summary>

@@ -13,7 +13,7 @@ namespace KafkaPerf.Adapters.Java;
 /// <c>offset</c> per record, the key and value copied out of their Java arrays (into one reused buffer). With prefetch, a
 /// Java thread polls the next batch while .NET handles the current one.
 /// </summary>
-internal sealed unsafe class JavaConsumer : IBenchConsumer
+internal sealed unsafe class JavaConsumer : IBenchConsumer, IClientBreakdown
 {
     private const int PollTimeoutMs = 100;
 
@@ -30,6 +30,8 @@ internal sealed unsafe class JavaConsumer : IBenchConsumer
     private readonly long _closeTimeoutMs;
     private readonly bool _records;
     private bool _disposed;
+    // Held while the sampler reads the consumer's metrics, and by Dispose before it releases the consumer.
+    private readonly Lock _statsLock = new();
 
     public JavaConsumer(JavaRuntime runtime, ConsumerSpec spec, string bootstrap, KafkaSecurity security, int bufferBytes, bool records = false)
     {
@@ -38,7 +40,7 @@ internal sealed unsafe class JavaConsumer : IBenchConsumer
         PrefetchEnabled = spec.UsePrefetch;
         _cancellation = spec.Cancellation;
         _closeTimeoutMs = (long)spec.StallTimeout.TotalMilliseconds;
-        var settings = JavaSettings.Flatten(JavaSettings.Consumer(bootstrap, spec.GroupId, spec.Settings, security));
+        var settings = JavaSettings.Flatten(JavaSettings.Consumer(bootstrap, spec.GroupId, spec.Settings, security, spec.Statistics));
         _sinkHandle = JavaRuntime.NewSinkHandle(_box);
         using var thread = runtime.Host.AttachCurrentThread("kafkaperf-java-consumer-setup");
         var env = thread.Env;
@@ -90,10 +92,38 @@ internal sealed unsafe class JavaConsumer : IBenchConsumer
         _thread?.Join();
     }
 
+    /// <summary>The consumer's own fetch latency and lag, read by the interval sampler on its thread (two calls into Java,
+    /// taken back from <c>jni.calls</c>); nothing once the consumer is closed.</summary>
+    public ClientBreakdown ReadBreakdown()
+    {
+        lock (_statsLock)
+        {
+            if (_disposed || _consumer == IntPtr.Zero) return default;
+            using var thread = _runtime.Host.AttachCurrentThread("kafkaperf-java-stats");
+            var env = thread.Env;
+            double? Metric(int which)
+            {
+                double value = BitConverter.Int64BitsToDouble(env.CallStaticLong(_runtime.StatsClass, _runtime.StatsConsumerMetric, [JValue.Ref(_consumer), JValue.Of(which)]));
+                return double.IsFinite(value) ? value : null;
+            }
+            try
+            {
+                return new ClientBreakdown(null, null, null, null, null, FetchMs: Metric(0), Lag: Metric(1));
+            }
+            finally
+            {
+                JniCounters.Discount(2);
+            }
+        }
+    }
+
     public void Dispose()
     {
-        if (_disposed) return;
-        _disposed = true;
+        lock (_statsLock)
+        {
+            if (_disposed) return;
+            _disposed = true;
+        }
         StopPolling();
         bool closed;
         using (var thread = _runtime.Host.AttachCurrentThread("kafkaperf-java-consumer-close"))

@@ -65,6 +65,7 @@ internal sealed unsafe class JavaRuntime
         StatsGcMillis = env.GetStaticMethodId(StatsClass, "gcMillis", "()J");
         StatsHeapUsed = env.GetStaticMethodId(StatsClass, "heapUsed", "()J");
         StatsProducerMetric = env.GetStaticMethodId(StatsClass, "producerMetric", "(Lkafkaperf/client/BenchProducer;I)J");
+        StatsConsumerMetric = env.GetStaticMethodId(StatsClass, "consumerMetric", "(Lkafkaperf/client/BenchConsumer;I)J");
         StatsCollect = env.GetStaticMethodId(StatsClass, "collect", "()V");
 
         AdminClass = env.FindClassGlobal("kafkaperf/client/BenchAdmin");
@@ -144,6 +145,9 @@ internal sealed unsafe class JavaRuntime
 
     /// <summary><c>JvmStats.producerMetric(BenchProducer, int)</c>: one of a producer's own figures, as a double's bits.</summary>
     public IntPtr StatsProducerMetric { get; }
+
+    /// <summary><c>JvmStats.consumerMetric(BenchConsumer, int)</c>.</summary>
+    public IntPtr StatsConsumerMetric { get; }
 
     /// <summary><c>JvmStats.collect()</c>: a full collection (tests).</summary>
     public IntPtr StatsCollect { get; }

@@ -31,9 +31,12 @@ internal static class JavaSettings
     }
 
     /// <summary>Consumer settings, in the order they apply.</summary>
-    public static List<KeyValuePair<string, string>> Consumer(string bootstrap, string groupId, ClientSettings settings, KafkaSecurity? security = null)
+    /// <param name="statistics">Whether the consumer's metrics are read each interval (<see cref="ConsumerSpec.Statistics"/>):
+    /// their windows are then a second long, as the series' intervals.</param>
+    public static List<KeyValuePair<string, string>> Consumer(string bootstrap, string groupId, ClientSettings settings, KafkaSecurity? security = null, bool statistics = false)
     {
         var config = Common(bootstrap, settings, security);
+        if (statistics) config.Set("metrics.sample.window.ms", 1000);
         if (settings.FetchMinBytes is { } fetchMin) config.Set("fetch.min.bytes", fetchMin);
         config.Set("group.id", groupId);
         if (settings.Group.IsShare())

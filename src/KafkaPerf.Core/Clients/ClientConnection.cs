@@ -24,6 +24,10 @@ public sealed record ClientConnection(string? BootstrapServers, string? BrokerVe
     /// this machine's to look at (an external cluster, no broker at all).</summary>
     public IBrokerProbe? BrokerProbe { get; init; }
 
+    /// <summary>Reads the broker's request metrics and collections per interval for the breakdown; <see langword="null"/>
+    /// when the broker cannot be asked (an external cluster, a container).</summary>
+    public IBrokerBreakdown? BrokerBreakdown { get; init; }
+
     /// <summary>Completes when the broker process this plan started (the embedded broker) has ended by itself, saying how
     /// and where its log is; <see langword="null"/> when no such process is watched. The runner then fails the run in
     /// progress at once and attempts no other.</summary>

@@ -17,7 +17,7 @@ public interface IClientBreakdown
     ClientBreakdown ReadBreakdown();
 }
 
-/// <summary>A producer's own figures of where a record's time went (averages over the client's latest window).</summary>
+/// <summary>A producer's or consumer's own figures of where a record's time went (averages over the client's latest window).</summary>
 /// <param name="QueueMs">Time a record waited in the client before its request was sent (librdkafka: <c>int_latency</c>
 /// + <c>outbuf_latency</c>; Java: <c>record-queue-time-avg</c>), in milliseconds.</param>
 /// <param name="RequestMs">Time a produce request took, from sent to answered: network and broker (librdkafka:
@@ -25,4 +25,7 @@ public interface IClientBreakdown
 /// <param name="BatchBytes">Average batch size in bytes.</param>
 /// <param name="RecordsPerRequest">Records per produce request (librdkafka: per batch, <c>batchcnt</c>).</param>
 /// <param name="ThrottleMs">Time the broker throttled the client, in milliseconds.</param>
-public readonly record struct ClientBreakdown(double? QueueMs, double? RequestMs, double? BatchBytes, double? RecordsPerRequest, double? ThrottleMs);
+/// <param name="FetchMs">A consumer's fetch request time, in milliseconds (a producer: <see langword="null"/>).</param>
+/// <param name="Lag">A consumer's lag behind the end of its partitions, in records, as the client sees it.</param>
+public readonly record struct ClientBreakdown(double? QueueMs, double? RequestMs, double? BatchBytes, double? RecordsPerRequest, double? ThrottleMs,
+    double? FetchMs = null, double? Lag = null);

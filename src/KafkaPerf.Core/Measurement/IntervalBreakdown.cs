@@ -19,8 +19,21 @@ public sealed record IntervalBreakdown
     /// <summary>Broker throttle time, in milliseconds.</summary>
     public double? ThrottleMs { get; init; }
 
+    /// <summary>Time a consumer's fetch request took, from sent to answered, in milliseconds (the client's own average:
+    /// librdkafka's <c>rtt</c> of its fetch connections, the Java client's <c>fetch-latency-avg</c>); it includes the
+    /// broker's wait for data (<c>fetch.min.bytes</c>, <c>fetch.wait.max.ms</c>).</summary>
+    public double? FetchMs { get; init; }
+
+    /// <summary>How far behind the end of its partitions a consumer was, in records, as the client says (librdkafka's
+    /// <c>consumer_lag</c>, the Java client's <c>records-lag-max</c>): the sum over a consumer's partitions, averaged over the
+    /// consumers.</summary>
+    public double? ClientLag { get; init; }
+
     /// <summary>Time this process's .NET runtime was paused for collections in the interval, in milliseconds.</summary>
     public double? DotnetGcPauseMs { get; init; }
+
+    /// <summary>Where the broker's time went (its own request metrics and collections), when the broker can be asked.</summary>
+    public BrokerBreakdown? Broker { get; init; }
 
     /// <summary>Collection time of the client's own runtime (the in-process JVM of the java clients) in the interval, in
     /// milliseconds; <see langword="null"/> for clients without one.</summary>

@@ -92,6 +92,7 @@ internal sealed class RunExecutor
                     Consumers = cell.Settings.Consumers ?? 1,
                     Interval = plan.Interval,
                     Breakdown = plan.Breakdown,
+                    BrokerBreakdown = plan.Breakdown ? _connection.BrokerBreakdown : null,
                     Faults = faults?.Watch,
                     Transactions = plan.SettingsFor(cell, run.Client).TransactionRecords is null ? null : new TransactionRecorder(),
                 };

@@ -24,9 +24,10 @@ public sealed class ProduceScenario : IScenario
         using var watch = new StallWatch(context.StallTimeout, cancellationToken);
         watch.Watch("creating the producer", static () => 0);
         IBenchProducer producer;
+        using var breakdown = BurstBreakdown.For(context);
         try
         {
-            producer = context.CreateProducer(deliveries, watch.Token);
+            producer = context.CreateProducer(deliveries, watch.Token, breakdown: breakdown is null ? null : breakdown.Add);
         }
         catch (Exception ex) when (Interrupted(ex, watch, cancellationToken))
         {
@@ -35,12 +36,14 @@ public sealed class ProduceScenario : IScenario
         }
         using (producer)
         {
+            breakdown?.Start();
             var counters = ClientCounters.Start(context);
             long start = clock.GetTimestamp();
             if (SendAndFlush(producer, context.MessageCount, context.Payload, deliveries, watch, cancellationToken) is { } stall)
                 return Stalled(watch, stall, context.MessageCount, deliveries.Delivered);
             long end = clock.GetTimestamp();
             var (perMessage, resources) = counters.Stop(context.MessageCount);
+            breakdown?.Stop();
 
             long delivered = deliveries.Delivered;
             return new RunRecord
@@ -55,6 +58,7 @@ public sealed class ProduceScenario : IScenario
                 ProducerConfig = producer.EffectiveConfig,
                 CountersPerMessage = perMessage,
                 Resources = resources,
+                Breakdown = breakdown?.Result,
             };
         }
     }

@@ -27,7 +27,8 @@ public sealed class RoundtripScenario : IScenario
 
         using var sink = new RoundtripRecordSink(clock, expected);
         using var watch = new StallWatch(context.StallTimeout, cancellationToken);
-        using var consumer = context.CreateConsumer(watch.Token);
+        using var breakdown = BurstBreakdown.For(context);
+        using var consumer = context.CreateConsumer(watch.Token, breakdown is null ? null : breakdown.Add);
         long firstSend = 0;
         IReadOnlyDictionary<string, string>? producerConfig = null;
         bool assigned, completed = false;
@@ -43,9 +44,10 @@ public sealed class RoundtripScenario : IScenario
             if (assigned)
             {
                 watch.Watch("creating the producer", static () => 0);
-                using var producer = context.CreateProducer(deliveries, watch.Token);
+                using var producer = context.CreateProducer(deliveries, watch.Token, breakdown: breakdown is null ? null : breakdown.Add);
                 producerConfig = producer.EffectiveConfig;
                 var payload = context.Payload;
+                breakdown?.Start();
                 var counters = ClientCounters.Start(context);
                 watch.Watch("sending", () => deliveries.Delivered + deliveries.Failed);
                 var token = watch.Token;
@@ -61,6 +63,7 @@ public sealed class RoundtripScenario : IScenario
                 watch.Idle();
                 completed = ProgressWait.Until(sink.Completed, () => sink.Received, context.StallTimeout, cancellationToken);
                 (perMessage, resources) = counters.Stop(expected);
+                breakdown?.Stop();
             }
         }
         catch (Exception ex) when (ProduceScenario.Interrupted(ex, watch, cancellationToken))
@@ -98,6 +101,7 @@ public sealed class RoundtripScenario : IScenario
             ConsumerConfig = consumer.EffectiveConfig,
             CountersPerMessage = perMessage,
             Resources = resources,
+            Breakdown = breakdown?.Result,
         };
     }
 }

@@ -128,6 +128,11 @@ public sealed record RunRecord
     [JsonIgnore]
     public HistogramBase? SendDelayHistogram { get; init; }
 
+    /// <summary>Where a burst's time went over its timed section (<c>--no-breakdown</c> leaves it out): its clients' own
+    /// figures averaged over one reading a second, the collections and the broker's figures over the section. A load run
+    /// has it per interval (<see cref="IntervalRecord.Breakdown"/>).</summary>
+    public IntervalBreakdown? Breakdown { get; init; }
+
     /// <summary>The time series of a load run, one entry per interval.</summary>
     public IReadOnlyList<IntervalRecord>? Intervals { get; init; }
 

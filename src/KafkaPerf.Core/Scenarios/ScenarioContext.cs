@@ -34,6 +34,10 @@ public sealed record ScenarioContext
     /// <summary>Reads the broker's CPU and the topic's bytes on disk around the timed section; none when <see langword="null"/>.</summary>
     public IBrokerProbe? Broker { get; init; }
 
+    /// <summary>Reads the broker's request metrics and collections per interval (with <see cref="Breakdown"/>); none when
+    /// <see langword="null"/>.</summary>
+    public IBrokerBreakdown? BrokerBreakdown { get; init; }
+
     /// <summary>A rate, warm-up and duration; <see langword="null"/> for a burst of <see cref="MessageCount"/> records.</summary>
     public Load.RateLoad? Load { get; init; }
 
@@ -91,8 +95,14 @@ public sealed record ScenarioContext
     /// <summary>One of this run's consumers, reading records' ids from their values when keys do not carry them.</summary>
     /// <param name="cancellation">Makes disposing the consumer wait for nothing: the run's token or a stall watch's.</param>
     /// <returns>A consumer that the caller disposes.</returns>
-    public IBenchConsumer CreateConsumer(CancellationToken cancellation) =>
-        RecordIdInValue.Wrap(Client.CreateConsumer(ConsumerSpec(cancellation)), Settings);
+    /// <param name="breakdown">Receives the client's consumer when it can say where its time went (<see cref="IClientBreakdown"/>);
+    /// the consumer then collects its statistics. None: it collects none.</param>
+    public IBenchConsumer CreateConsumer(CancellationToken cancellation, Action<IClientBreakdown>? breakdown = null)
+    {
+        var raw = Client.CreateConsumer(ConsumerSpec(cancellation) with { Statistics = breakdown is not null });
+        if (raw is IClientBreakdown source) breakdown?.Invoke(source);
+        return RecordIdInValue.Wrap(raw, Settings);
+    }
 
     /// <summary>The spec of one of this run's consumers.</summary>
     /// <param name="cancellation">Makes disposing the consumer wait for nothing: the run's token or a stall watch's.</param>

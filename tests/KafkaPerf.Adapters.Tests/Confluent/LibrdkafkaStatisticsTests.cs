@@ -52,4 +52,31 @@ public sealed class LibrdkafkaStatisticsTests
         Assert.Null(b.RequestMs);
         Assert.Null(b.BatchBytes);
     }
+
+    [Fact]
+    public void ParseConsumer_FetchRoundTripFromTheLeaders_LagSummedOverThePartitions()
+    {
+        var b = LibrdkafkaStatistics.ParseConsumer("""
+            {
+              "type": "consumer",
+              "brokers": {
+                "GroupCoordinator": { "nodeid": 1, "source": "logical", "rtt": { "avg": 900000, "cnt": 3 } },
+                "127.0.0.1:9092/bootstrap": { "nodeid": -1, "source": "configured", "rtt": { "avg": 50000, "cnt": 2 } },
+                "127.0.0.1:9092/1": { "nodeid": 1, "source": "learned", "rtt": { "avg": 12000, "cnt": 30 } },
+                "127.0.0.1:9093/2": { "nodeid": 2, "source": "learned", "rtt": { "avg": 2000, "cnt": 10 } }
+              },
+              "topics": {
+                "t": { "partitions": {
+                  "0": { "consumer_lag": 100 }, "1": { "consumer_lag": 250 }, "2": { "consumer_lag": -1 }, "-1": { "consumer_lag": 7 } } }
+              }
+            }
+            """);
+
+        // The coordinator's heartbeats and the bootstrap connection are left out: (12 × 30 + 2 × 10) / 40 ms.
+        Assert.Equal((12.0 * 30 + 2.0 * 10) / 40, b.FetchMs!.Value, 6);
+        // Partition 2's lag is unknown (-1) and "-1" is librdkafka's internal partition.
+        Assert.Equal(350, b.Lag!.Value, 6);
+        Assert.Null(b.QueueMs);
+        Assert.Null(b.RequestMs);
+    }
 }

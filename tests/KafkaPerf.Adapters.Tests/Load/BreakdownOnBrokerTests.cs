@@ -8,11 +8,68 @@ namespace KafkaPerf.Adapters.Tests.Load;
 
 /// <summary>Where a record's time went (issue 34) on the real embedded broker, from each client's own statistics: a
 /// large linger shows as time in the client's queue, the client's figures fit inside the service time KafkaPerf measures,
-/// and a forced collection of the client's JVM and of .NET shows in the interval it happened in.</summary>
+/// a forced collection of the client's JVM, of .NET and of the broker shows in the interval it happened in; consumers
+/// and the broker's request metrics say where a roundtrip's and a burst's time went.</summary>
 [Collection(BrokerCollectionDefinition.Name)]
 public sealed class BreakdownOnBrokerTests(BrokerFixture fixture)
 {
     private ClientConnection Connection => new(fixture.Broker.BootstrapServers, fixture.Broker.KafkaVersion);
+
+    [Theory]
+    [InlineData("confluent")]
+    [InlineData("java")]
+    public async Task RoundtripAtARate_ConsumersAndTheBrokerSayWhereTheTimeWent(string clientName)
+    {
+        RunRecord? m = null;
+        await TemporaryTopic.RunAsync(TemporaryTopic.Factory(clientName), Connection, async (client, topic) =>
+        {
+            var load = new RateLoad(1_000, TimeSpan.FromSeconds(3), TimeSpan.FromMilliseconds(500), TimeSpan.FromMilliseconds(500));
+            var context = Context(client, topic, load, lingerMs: 1) with { BrokerBreakdown = fixture.Broker.Breakdown };
+            m = await Task.Run(() => LoadScenario.For(ScenarioKind.Roundtrip).Run(context, TestPaths.Timeout()));
+        });
+        Assert.True(m!.Succeeded, m.Error);
+        var measured = m.Intervals!.Where(i => !i.Warmup).ToList();
+        Assert.True(Mean(m, b => b.FetchMs) > 0, $"{clientName}: no fetch time from the consumer");
+        // The broker saw the run's produce and fetch requests, split in parts that add up to their whole: each part and the
+        // whole rounded to a millisecond per request by the broker, so within 2.5 ms of each other.
+        var produce = measured.Select(i => i.Breakdown!.Broker?.Produce).OfType<BrokerRequestTimes>().ToList();
+        var fetch = measured.Select(i => i.Breakdown!.Broker?.Fetch).OfType<BrokerRequestTimes>().ToList();
+        Assert.NotEmpty(produce);
+        Assert.NotEmpty(fetch);
+        foreach (var t in produce.Concat(fetch))
+        {
+            Assert.True(t.Requests > 0);
+            double parts = t.QueueMs + t.LocalMs + t.RemoteMs + t.ResponseMs;
+            Assert.True(Math.Abs(parts - t.TotalMs) <= 2.5, $"{clientName}: parts {parts:0.00} ms, total {t.TotalMs:0.00} ms");
+        }
+        // A produce request's time in the broker is part of its round trip as the client measured it (over the run: the
+        // client's windows are its own seconds; the broker rounds each request up or down by half a millisecond).
+        double broker = produce.Sum(t => t.TotalMs * t.Requests) / produce.Sum(t => t.Requests);
+        Assert.True(broker <= Mean(m, b => b.RequestMs) + 1, $"{clientName}: broker {broker:0.00} ms per produce, client round trip {Mean(m, b => b.RequestMs):0.00} ms");
+    }
+
+    [Theory]
+    [InlineData("confluent")]
+    [InlineData("java")]
+    public async Task ConsumeBurst_HasARunBreakdown_FromTheBroker(string clientName)
+    {
+        RunRecord? m = null;
+        await TemporaryTopic.RunAsync(TemporaryTopic.Factory(clientName), Connection, async (client, topic) =>
+        {
+            var context = new ScenarioContext
+            {
+                Client = client, Topic = topic, MessageCount = 50_000, Payload = new byte[100], Settings = new ClientSettings(), Breakdown = true,
+                BrokerBreakdown = fixture.Broker.Breakdown, StallTimeout = TimeSpan.FromSeconds(20),
+            };
+            m = await Task.Run(() => new ConsumeScenario().Run(context, TestPaths.Timeout()));
+        });
+        Assert.True(m!.Succeeded, m.Error);
+        // No intervals in a burst: the run's own breakdown, over its timed section.
+        Assert.Null(m.Intervals);
+        var breakdown = Assert.IsType<IntervalBreakdown>(m.Breakdown);
+        Assert.True(breakdown.Broker?.Fetch?.Requests > 0, $"{clientName}: the broker counted no fetch");
+        Assert.True(breakdown.DotnetGcPauseMs >= 0);
+    }
 
     [Theory]
     [InlineData("confluent")]
@@ -39,17 +96,18 @@ public sealed class BreakdownOnBrokerTests(BrokerFixture fixture)
     }
 
     [Fact]
-    public async Task ForcedCollections_ShowInTheIntervalsOfTheJvmAndOfDotnet()
+    public async Task ForcedCollections_ShowInTheIntervalsOfTheJvmOfDotnetAndOfTheBroker()
     {
         await TemporaryTopic.RunAsync(TemporaryTopic.Factory("java"), Connection, async (client, topic) =>
         {
             var load = new RateLoad(1_000, TimeSpan.FromSeconds(3), TimeSpan.FromMilliseconds(500), TimeSpan.FromMilliseconds(500));
-            var context = Context(client, topic, load, lingerMs: 1);
+            var context = Context(client, topic, load, lingerMs: 1) with { BrokerBreakdown = fixture.Broker.Breakdown };
             var collector = Task.Run(async () =>
             {
                 await Task.Delay(TimeSpan.FromSeconds(1.5));
                 ((JavaClient)client).CollectGarbage();
                 GC.Collect(2, GCCollectionMode.Forced, blocking: true, compacting: true);
+                await fixture.Broker.CollectGarbageAsync(TestPaths.Timeout());
             });
 
             var m = await Task.Run(() => LoadScenario.For(ScenarioKind.Produce).Run(context, TestPaths.Timeout()));
@@ -59,6 +117,7 @@ public sealed class BreakdownOnBrokerTests(BrokerFixture fixture)
             var intervals = m.Intervals!;
             Assert.Contains(intervals, i => i.Breakdown!.RuntimeGcMs > 0);
             Assert.Contains(intervals, i => i.Breakdown!.DotnetGcPauseMs > 0);
+            Assert.Contains(intervals, i => i.Breakdown!.Broker?.GcCount > 0);
             // The series' JVM collections add up to no more than the JVM's own total over the run, read around it.
             Assert.True(intervals.Where(i => !i.Warmup).Sum(i => i.Breakdown!.RuntimeGcMs ?? 0) <= m.Resources!.RuntimeGcMillis + 5);
         });

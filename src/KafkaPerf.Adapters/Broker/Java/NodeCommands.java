@@ -1,5 +1,7 @@
 package kafkaperf.broker;
 
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -11,6 +13,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewPartitionReassignment;
@@ -34,6 +39,11 @@ import org.apache.kafka.common.errors.ElectionNotNeededException;
  * <li>{@code health BROKERS}: {@code healthy}, or {@code waiting REASON} while the cluster lists fewer brokers, a replica is
  * out of sync, or a partition is not led by its preferred replica;</li>
  * <li>{@code elect-preferred}: a preferred-leader election over every partition.</li>
+ * <li>{@code metrics}: this node's request metrics and collections so far, read from its own MBeans (no admin request):
+ * for Produce, then FetchConsumer, then ShareFetch requests, each of request queue, local, remote, response queue,
+ * response send and total time, the histogram's count and sum in milliseconds; then the JVM's collection time in
+ * milliseconds and its collections. Answered on the reading thread, so that a slow admin question never delays it.</li>
+ * <li>{@code gc}: a full collection of this node's JVM (tests: a collection that must show in the broker's series).</li>
  * </ul>
  */
 final class NodeCommands {
@@ -53,7 +63,8 @@ final class NodeCommands {
     void submit(String line) {
         String[] words = line.trim().split("\\s+");
         if (words.length < 2) return;
-        executor.execute(() -> answer(words));
+        if ("metrics".equals(words[1])) answer(words);
+        else executor.execute(() -> answer(words));
     }
 
     void close() {
@@ -103,9 +114,41 @@ final class NodeCommands {
             case "elect-preferred":
                 electPreferred(null);
                 return "done";
+            case "metrics":
+                return metrics();
+            case "gc":
+                System.gc();
+                return "done";
             default:
                 throw new IllegalArgumentException("unknown command " + words[1]);
         }
+    }
+
+    private static final String[] Requests = {"Produce", "FetchConsumer", "ShareFetch"};
+    private static final String[] RequestTimes = {"RequestQueueTimeMs", "LocalTimeMs", "RemoteTimeMs", "ResponseQueueTimeMs", "ResponseSendTimeMs", "TotalTimeMs"};
+
+    private static String metrics() throws Exception {
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        StringBuilder text = new StringBuilder();
+        for (String request : Requests) {
+            for (String time : RequestTimes) {
+                ObjectName name = new ObjectName("kafka.network:type=RequestMetrics,name=" + time + ",request=" + request);
+                long count = 0;
+                double sum = 0;
+                // Registered at the first request of the kind.
+                if (server.isRegistered(name)) {
+                    count = ((Number) server.getAttribute(name, "Count")).longValue();
+                    sum = count * ((Number) server.getAttribute(name, "Mean")).doubleValue();
+                }
+                text.append(count).append(' ').append(sum).append(' ');
+            }
+        }
+        long gcMillis = 0, gcCount = 0;
+        for (GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans()) {
+            gcMillis += Math.max(0, collector.getCollectionTime());
+            gcCount += Math.max(0, collector.getCollectionCount());
+        }
+        return text.append(gcMillis).append(' ').append(gcCount).toString();
     }
 
     private TopicPartitionInfo partition(String topic, int partition) throws Exception {

@@ -15,6 +15,9 @@ internal static class IntervalCsv
         "serviceCount", "serviceP50Micros", "serviceP99Micros", "serviceP999Micros", "serviceMaxMicros",
         "sendDelayCount", "sendDelayP50Micros", "sendDelayP99Micros", "sendDelayP999Micros", "sendDelayMaxMicros",
         "clientQueueMs", "clientRequestMs", "batchBytes", "recordsPerRequest", "throttleMs", "dotnetGcPauseMs", "runtimeGcMs",
+        "clientFetchMs", "clientLag",
+        "brokerProduceRequests", "brokerProduceQueueMs", "brokerProduceLocalMs", "brokerProduceRemoteMs", "brokerProduceResponseMs", "brokerProduceTotalMs",
+        "brokerFetchRequests", "brokerFetchRemoteMs", "brokerFetchTotalMs", "brokerGcMs",
     ];
 
     public static void Write(BenchmarkResult result, TextWriter writer)
@@ -43,7 +46,10 @@ internal static class IntervalCsv
     private static string[] Breakdown(IntervalBreakdown? b) =>
     [
         Number(b?.QueueMs), Number(b?.RequestMs), Number(b?.BatchBytes), Number(b?.RecordsPerRequest), Number(b?.ThrottleMs),
-        Number(b?.DotnetGcPauseMs), Number(b?.RuntimeGcMs),
+        Number(b?.DotnetGcPauseMs), Number(b?.RuntimeGcMs), Number(b?.FetchMs), Number(b?.ClientLag),
+        Number(b?.Broker?.Produce?.Requests), Number(b?.Broker?.Produce?.QueueMs), Number(b?.Broker?.Produce?.LocalMs),
+        Number(b?.Broker?.Produce?.RemoteMs), Number(b?.Broker?.Produce?.ResponseMs), Number(b?.Broker?.Produce?.TotalMs),
+        Number(b?.Broker?.Fetch?.Requests), Number(b?.Broker?.Fetch?.RemoteMs), Number(b?.Broker?.Fetch?.TotalMs), Number(b?.Broker?.GcMs),
     ];
 
     private static string[] Latency(IntervalLatency? latency) => latency is null

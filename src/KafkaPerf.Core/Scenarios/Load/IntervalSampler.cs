@@ -18,6 +18,9 @@ namespace KafkaPerf.Scenarios.Load;
 /// allocations.</remarks>
 internal sealed class IntervalSampler : IDisposable
 {
+    // The longest the sampler waits for the broker's answer: an in-process read of its metrics takes a millisecond or two;
+    // a paused or gone node is left out of the interval rather than delaying the series.
+    private static readonly TimeSpan BrokerWait = TimeSpan.FromMilliseconds(250);
     private readonly LoadState _state;
     private readonly long _intervalTicks;
     private readonly int _payloadBytes;
@@ -82,7 +85,7 @@ internal sealed class IntervalSampler : IDisposable
         if (_state.Breakdown)
         {
             _gcPause = GC.GetTotalPauseDuration();
-            _runtimeGcMillis = ReadRuntimeGcMillis();
+            _runtimeGcMillis = BurstBreakdown.ReadRuntimeGcMillis(_state.Runtime);
         }
         _atWarmupEnd = warmupEnd > origin ? atWarmupEnd : null;
         _firstBoundary = warmupEnd > origin ? warmupEnd : origin + _intervalTicks;
@@ -109,6 +112,8 @@ internal sealed class IntervalSampler : IDisposable
 
     private void Loop()
     {
+        // The broker's count starts here, on this thread: its answer is awaited, and never by the thread starting the run.
+        if (_state.Breakdown) TakeBroker();
         for (long k = 0; ; k++)
         {
             long boundary = _firstBoundary + (k * _intervalTicks);
@@ -178,45 +183,13 @@ internal sealed class IntervalSampler : IDisposable
             }
         }
         var pause = GC.GetTotalPauseDuration();
-        var runtime = ReadRuntimeGcMillis();
-        var breakdown = new IntervalBreakdown
-        {
-            QueueMs = Mean(readings, r => r.QueueMs),
-            RequestMs = Mean(readings, r => r.RequestMs),
-            BatchBytes = Mean(readings, r => r.BatchBytes),
-            RecordsPerRequest = Mean(readings, r => r.RecordsPerRequest),
-            ThrottleMs = Mean(readings, r => r.ThrottleMs),
-            DotnetGcPauseMs = (pause - _gcPause).TotalMilliseconds,
-            RuntimeGcMs = runtime - _runtimeGcMillis,
-        };
+        var runtime = BurstBreakdown.ReadRuntimeGcMillis(_state.Runtime);
+        var breakdown = BurstBreakdown.Combine(readings, (pause - _gcPause).TotalMilliseconds, runtime - _runtimeGcMillis, TakeBroker());
         (_gcPause, _runtimeGcMillis) = (pause, runtime);
         return breakdown;
     }
 
-    private static double? Mean(List<ClientBreakdown> readings, Func<ClientBreakdown, double?> figure)
-    {
-        double sum = 0;
-        int count = 0;
-        foreach (var reading in readings)
-        {
-            if (figure(reading) is not { } value || !double.IsFinite(value)) continue;
-            sum += value;
-            count++;
-        }
-        return count == 0 ? null : sum / count;
-    }
-
-    private long? ReadRuntimeGcMillis()
-    {
-        try
-        {
-            return _state.Runtime?.ReadRuntime().GcMillis;
-        }
-        catch (Exception ex) when (ex is not OutOfMemoryException)
-        {
-            return null;
-        }
-    }
+    private BrokerBreakdown? TakeBroker() => BurstBreakdown.TakeBroker(_state.Broker, BrokerWait);
 
     private IntervalLatency? Take(Recorder recorder, LongHistogram total, string metric, Dictionary<string, byte[]> encoded)
     {

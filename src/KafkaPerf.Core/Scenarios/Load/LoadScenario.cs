@@ -61,6 +61,7 @@ public sealed partial class LoadScenario : IScenario
         var state = new LoadState(schedule, context.Clock)
         {
             Faults = context.Faults, Breakdown = context.Breakdown, Runtime = context.Breakdown ? context.Client as IRuntimeProbe : null,
+            Broker = context.Breakdown ? context.BrokerBreakdown : null,
         };
         using var run = new LoadRun(this, context, state, cancellationToken);
         return run.Execute();
@@ -173,7 +174,7 @@ public sealed partial class LoadScenario : IScenario
             for (int i = 0; i < _context.Consumers; i++)
             {
                 var sink = new LoadRecordSink(_state, _verifier!, recordLatency: Kind == ScenarioKind.Roundtrip, Complete);
-                var consumer = _context.CreateConsumer(Token);
+                var consumer = _context.CreateConsumer(Token, _state.Breakdown ? _state.AddBreakdownSource : null);
                 _consumers.Add((consumer, sink));
                 consumer.StartPolling(sink);
             }

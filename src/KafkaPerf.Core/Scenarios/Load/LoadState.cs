@@ -37,10 +37,13 @@ internal sealed class LoadState(SendSchedule schedule, IClock clock)
     /// <summary>The client's runtime (the java clients' JVM), read each interval for its collections.</summary>
     public IRuntimeProbe? Runtime { get; init; }
 
-    /// <summary>The producers that can say where their records' time went, as they are created.</summary>
+    /// <summary>The broker, read each interval for its request metrics and collections.</summary>
+    public IBrokerBreakdown? Broker { get; init; }
+
+    /// <summary>The producers and consumers that can say where their records' time went, as they are created.</summary>
     public List<IClientBreakdown> BreakdownSources { get; } = [];
 
-    /// <summary>Adds a producer to <see cref="BreakdownSources"/> (on the producer's thread).</summary>
+    /// <summary>Adds a producer or consumer to <see cref="BreakdownSources"/> (on the thread creating it).</summary>
     public void AddBreakdownSource(IClientBreakdown source)
     {
         lock (BreakdownSources) BreakdownSources.Add(source);

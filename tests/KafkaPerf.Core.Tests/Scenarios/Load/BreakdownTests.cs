@@ -53,16 +53,84 @@ public class BreakdownTests
         Assert.All(client.Producers, p => Assert.Equal(0, p.Reads));
     }
 
-    private static async Task<RunRecord> RunAsync(ReportingClient client, RateLoad load, int producers, bool breakdown)
+    [Fact]
+    public async Task RateRun_TheBrokersFiguresInEveryInterval_ItsCountStartedBeforeTheFirst()
+    {
+        var broker = new CountingBroker();
+
+        var m = await RunAsync(new ReportingClient(), new RateLoad(2_000, TimeSpan.FromSeconds(1), TimeSpan.FromMilliseconds(200), TimeSpan.FromMilliseconds(250)), producers: 1, breakdown: true, broker);
+
+        Assert.True(m.Succeeded, m.Error);
+        // One call starts the count, then one per interval, each interval with the figures since the call before it.
+        Assert.Equal(m.Intervals!.Count + 1, broker.Calls);
+        Assert.Equal(Enumerable.Range(1, m.Intervals.Count).Select(n => (long)n), m.Intervals.Select(i => i.Breakdown!.Broker!.Produce!.Requests));
+    }
+
+    [Fact]
+    public async Task RateRun_ABrokerThatFailsToAnswer_LeavesOnlyItsFiguresOut()
+    {
+        var m = await RunAsync(new ReportingClient(), new RateLoad(2_000, TimeSpan.FromSeconds(0.6), TimeSpan.FromMilliseconds(100), TimeSpan.FromMilliseconds(200)), producers: 1, breakdown: true, new CountingBroker { Fails = true });
+
+        Assert.True(m.Succeeded, m.Error);
+        Assert.All(m.Intervals!, i => Assert.Null(i.Breakdown!.Broker));
+        Assert.All(m.Intervals!, i => Assert.Equal(2, i.Breakdown!.QueueMs!.Value, 6));
+    }
+
+    [Fact]
+    public async Task Burst_HasTheRunsBreakdown_OverItsTimedSection()
+    {
+        var client = new ReportingClient();
+        var broker = new CountingBroker();
+        await client.CreateTopicAsync(new TopicSpec("t"), default);
+        var context = new ScenarioContext
+        {
+            Client = client, Topic = "t", MessageCount = 20_000, Payload = new byte[100], Settings = new ClientSettings(), Breakdown = true, BrokerBreakdown = broker,
+        };
+
+        var m = await Task.Run(() => new ProduceScenario().Run(context, TestContext.Current.CancellationToken));
+
+        Assert.True(m.Succeeded, m.Error);
+        Assert.Null(m.Intervals);
+        var b = Assert.IsType<IntervalBreakdown>(m.Breakdown);
+        Assert.True(Assert.Single(client.Specs).Statistics);
+        // Read at least once, at the end: the producer's own figure; the broker's count from before the section to after it.
+        Assert.Equal(2, b.QueueMs!.Value, 6);
+        Assert.Equal(2, broker.Calls);
+        Assert.Equal(1, b.Broker!.Produce!.Requests);
+        Assert.True(b.RuntimeGcMs >= 3);
+
+        var bare = await Task.Run(() => new ProduceScenario().Run(context with { Breakdown = false }, TestContext.Current.CancellationToken));
+        Assert.Null(bare.Breakdown);
+        Assert.False(client.Specs[^1].Statistics);
+    }
+
+    private static async Task<RunRecord> RunAsync(ReportingClient client, RateLoad load, int producers, bool breakdown, IBrokerBreakdown? broker = null)
     {
         await client.CreateTopicAsync(new TopicSpec("t"), default);
         var context = new ScenarioContext
         {
             Client = client, Topic = "t", MessageCount = load.MeasuredRecords, Payload = new byte[100], Load = load, Interval = load.Interval,
-            Settings = new ClientSettings(), Producers = producers, Breakdown = breakdown,
+            Settings = new ClientSettings(), Producers = producers, Breakdown = breakdown, BrokerBreakdown = broker,
         };
         using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(1));
         return await Task.Run(() => LoadScenario.For(ScenarioKind.Produce).Run(context, timeout.Token));
+    }
+
+    /// <summary>A broker whose every interval has one more produce request than the one before; or that fails to answer.</summary>
+    private sealed class CountingBroker : IBrokerBreakdown
+    {
+        private int _calls;
+
+        public bool Fails { get; init; }
+
+        public int Calls => Volatile.Read(ref _calls);
+
+        public BrokerBreakdown? TakeInterval(TimeSpan wait)
+        {
+            int call = Interlocked.Increment(ref _calls);
+            if (Fails) throw new InvalidOperationException("the node's JVM is gone");
+            return call == 1 ? null : new BrokerBreakdown { Produce = new BrokerRequestTimes(call - 1, 1, 2, 0, 1, 4), GcMs = 0 };
+        }
     }
 
     /// <summary>The in-memory client, whose producers say fixed figures and whose "runtime" collects 3 ms per reading.</summary>

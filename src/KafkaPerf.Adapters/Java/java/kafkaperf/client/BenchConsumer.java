@@ -99,6 +99,11 @@ public final class BenchConsumer implements AutoCloseable {
         }
     }
 
+    /** The consumer's own metrics (read by the interval sampler on its thread: the map is a concurrent one). */
+    public Map<org.apache.kafka.common.MetricName, ? extends org.apache.kafka.common.Metric> metrics() {
+        return share == null ? consumer.metrics() : share.metrics();
+    }
+
     /** One poll of either consumer; a share consumer's first records signal the assignment, explicitly accepted. */
     private ConsumerRecords<byte[], byte[]> pollOnce(Duration timeout) {
         if (share == null) return consumer.poll(timeout);

@@ -53,6 +53,28 @@ public final class JvmStats {
         return Double.doubleToRawLongBits(Double.NaN);
     }
 
+    /** The consumer metrics of {@link #consumerMetric}, by index. */
+    private static final String[] CONSUMER_METRICS = {"fetch-latency-avg", "records-lag-max"};
+
+    /**
+     * One of a consumer's own figures, as the bits of a double (NaN when it has none yet): 0 a fetch request's latency
+     * (ms, over the consumer's metric window), 1 the largest lag of its partitions in the window, in records (a classic
+     * consumer's; a share consumer has none). Read from the consumer's fetch manager metrics (the whole consumer's, not a
+     * topic's or a partition's). Called by .NET's interval sampler, never on the polling thread.
+     */
+    public static long consumerMetric(BenchConsumer consumer, int which) {
+        String name = CONSUMER_METRICS[which];
+        for (Map.Entry<MetricName, ? extends Metric> entry : consumer.metrics().entrySet()) {
+            MetricName metric = entry.getKey();
+            if (metric.name().equals(name) && metric.group().endsWith("fetch-manager-metrics") && !metric.tags().containsKey("topic")) {
+                Object value = entry.getValue().metricValue();
+                double d = value instanceof Number number ? number.doubleValue() : Double.NaN;
+                return Double.doubleToRawLongBits(Double.isFinite(d) ? d : Double.NaN);
+            }
+        }
+        return Double.doubleToRawLongBits(Double.NaN);
+    }
+
     /** Asks the JVM for a full collection (tests: a collection that must show in the series). */
     public static void collect() {
         System.gc();

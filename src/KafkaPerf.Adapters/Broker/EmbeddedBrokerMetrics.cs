@@ -1,0 +1,80 @@
+using System.Globalization;
+using KafkaPerf.Clients;
+using KafkaPerf.Measurement;
+
+namespace KafkaPerf.Adapters.Broker;
+
+/// <summary>
+/// The embedded broker's request metrics and collections per interval, asked of each node's JVM over its command pipe
+/// (<c>metrics</c>: its own MBeans, read on the pipe's reading thread) and summed over the nodes that answer.
+/// </summary>
+/// <remarks>Each node's figures are running totals (a histogram's count and sum, the JVM's collection time); an interval
+/// is the difference from that node's previous answer. A node that did not answer in time (paused) is left out until it
+/// answers again, when its difference covers the intervals it missed; a node started again (new process) begins a new
+/// count, and its first answer counts as is.</remarks>
+internal sealed class EmbeddedBrokerMetrics(EmbeddedKafkaBroker broker) : IBrokerBreakdown
+{
+    // Produce, FetchConsumer, ShareFetch, each with 6 parts of 2 numbers, then the JVM's collection time and count.
+    private const int Requests = 3, Parts = 6, Fields = (Requests * Parts * 2) + 2;
+    private readonly Dictionary<int, (int ProcessId, double[] Totals)> _last = [];
+
+    public BrokerBreakdown? TakeInterval(TimeSpan wait)
+    {
+        var nodes = broker.Nodes.Where(n => n.IsServing).ToList();
+        var asks = nodes.Select(n => (Node: n, ProcessId: n.ProcessId, Answer: n.AskAsync("metrics", wait, CancellationToken.None))).ToList();
+        try
+        {
+            Task.WaitAll([.. asks.Select(a => a.Answer)], wait + TimeSpan.FromMilliseconds(50));
+        }
+        catch (AggregateException)
+        {
+            // A node that did not answer is left out below.
+        }
+        double[]? sum = null;
+        bool first = true;
+        foreach (var (node, processId, answer) in asks)
+        {
+            if (!answer.IsCompletedSuccessfully || Parse(answer.Result) is not { } totals) continue;
+            bool known = _last.TryGetValue(node.NodeId, out var previous);
+            _last[node.NodeId] = (processId, totals);
+            if (!known) continue;
+            first = false;
+            sum ??= new double[Fields];
+            bool restarted = previous.ProcessId != processId;
+            for (int i = 0; i < Fields; i++)
+                sum[i] += restarted || totals[i] < previous.Totals[i] ? totals[i] : totals[i] - previous.Totals[i];
+        }
+        if (first || sum is null) return null;
+        return new BrokerBreakdown
+        {
+            Produce = Times(sum, 0),
+            Fetch = Times(sum, 1),
+            ShareFetch = Times(sum, 2),
+            GcMs = sum[Fields - 2],
+            GcCount = (long)sum[Fields - 1],
+        };
+    }
+
+    /// <summary>The mean parts of request kind <paramref name="request"/>: each histogram's sum over its own count.</summary>
+    private static BrokerRequestTimes? Times(double[] sum, int request)
+    {
+        int at = request * Parts * 2;
+        double Mean(int part) => sum[at + (part * 2)] > 0 ? sum[at + (part * 2) + 1] / sum[at + (part * 2)] : 0;
+        long count = (long)sum[at + ((Parts - 1) * 2)];
+        if (count <= 0) return null;
+        // Parts: request queue, local, remote, response queue, response send, total.
+        return new BrokerRequestTimes(count, Mean(0), Mean(1), Mean(2), Mean(3) + Mean(4), Mean(5));
+    }
+
+    internal static double[]? Parse(string answer)
+    {
+        var words = answer.Split(' ', StringSplitOptions.RemoveEmptyEntries);
+        if (words.Length != Fields) return null;
+        var totals = new double[Fields];
+        for (int i = 0; i < Fields; i++)
+        {
+            if (!double.TryParse(words[i], NumberStyles.Float, CultureInfo.InvariantCulture, out totals[i])) return null;
+        }
+        return totals;
+    }
+}
