@@ -16,43 +16,49 @@ internal sealed class EmbeddedBrokerMetrics(EmbeddedKafkaBroker broker) : IBroke
 {
     // Produce, FetchConsumer, ShareFetch, each with 6 parts of 2 numbers, then the JVM's collection time and count.
     private const int Requests = 3, Parts = 6, Fields = (Requests * Parts * 2) + 2;
-    private readonly Dictionary<int, (int ProcessId, double[] Totals)> _last = [];
 
-    public BrokerBreakdown? TakeInterval(TimeSpan wait)
+    public IBrokerBreakdownCount NewCount() => new Count(broker);
+
+    private sealed class Count(EmbeddedKafkaBroker broker) : IBrokerBreakdownCount
     {
-        var nodes = broker.Nodes.Where(n => n.IsServing).ToList();
-        var asks = nodes.Select(n => (Node: n, ProcessId: n.ProcessId, Answer: n.AskAsync("metrics", wait, CancellationToken.None))).ToList();
-        try
+        private readonly Dictionary<int, (int ProcessId, double[] Totals)> _last = [];
+
+        public BrokerBreakdown? TakeInterval(TimeSpan wait)
         {
-            Task.WaitAll([.. asks.Select(a => a.Answer)], wait + TimeSpan.FromMilliseconds(50));
+            var nodes = broker.Nodes.Where(n => n.IsServing).ToList();
+            var asks = nodes.Select(n => (Node: n, ProcessId: n.ProcessId, Answer: n.AskAsync("metrics", wait, CancellationToken.None))).ToList();
+            try
+            {
+                Task.WaitAll([.. asks.Select(a => a.Answer)], wait + TimeSpan.FromMilliseconds(50));
+            }
+            catch (AggregateException)
+            {
+                // A node that did not answer is left out below.
+            }
+            double[]? sum = null;
+            bool first = true;
+            foreach (var (node, processId, answer) in asks)
+            {
+                if (!answer.IsCompletedSuccessfully || Parse(answer.Result) is not { } totals) continue;
+                bool known = _last.TryGetValue(node.NodeId, out var previous);
+                _last[node.NodeId] = (processId, totals);
+                if (!known) continue;
+                first = false;
+                sum ??= new double[Fields];
+                bool restarted = previous.ProcessId != processId;
+                for (int i = 0; i < Fields; i++)
+                    sum[i] += restarted || totals[i] < previous.Totals[i] ? totals[i] : totals[i] - previous.Totals[i];
+            }
+            if (first || sum is null) return null;
+            return new BrokerBreakdown
+            {
+                Produce = Times(sum, 0),
+                Fetch = Times(sum, 1),
+                ShareFetch = Times(sum, 2),
+                GcMs = sum[Fields - 2],
+                GcCount = (long)sum[Fields - 1],
+            };
         }
-        catch (AggregateException)
-        {
-            // A node that did not answer is left out below.
-        }
-        double[]? sum = null;
-        bool first = true;
-        foreach (var (node, processId, answer) in asks)
-        {
-            if (!answer.IsCompletedSuccessfully || Parse(answer.Result) is not { } totals) continue;
-            bool known = _last.TryGetValue(node.NodeId, out var previous);
-            _last[node.NodeId] = (processId, totals);
-            if (!known) continue;
-            first = false;
-            sum ??= new double[Fields];
-            bool restarted = previous.ProcessId != processId;
-            for (int i = 0; i < Fields; i++)
-                sum[i] += restarted || totals[i] < previous.Totals[i] ? totals[i] : totals[i] - previous.Totals[i];
-        }
-        if (first || sum is null) return null;
-        return new BrokerBreakdown
-        {
-            Produce = Times(sum, 0),
-            Fetch = Times(sum, 1),
-            ShareFetch = Times(sum, 2),
-            GcMs = sum[Fields - 2],
-            GcCount = (long)sum[Fields - 1],
-        };
     }
 
     /// <summary>The mean parts of request kind <paramref name="request"/>: each histogram's sum over its own count.</summary>

@@ -4,10 +4,19 @@ namespace KafkaPerf.Clients;
 
 /// <summary>
 /// Reads where the broker's time went from the broker's own request metrics and its runtime's collections, interval by
-/// interval: <see cref="ClientConnection.BrokerBreakdown"/> of a broker KafkaPerf can ask (the embedded one). Called on
-/// a run's sampler thread, once when its series starts and then once per interval; never on a send path.
+/// interval: <see cref="ClientConnection.BrokerBreakdown"/> of a broker KafkaPerf can ask (the embedded one). Each run
+/// that records a breakdown starts a count of its own, so that runs at the same time do not take each other's figures.
 /// </summary>
 public interface IBrokerBreakdown
+{
+    /// <summary>A new count, for one run's series or one burst.</summary>
+    /// <returns>The count; its first <see cref="IBrokerBreakdownCount.TakeInterval"/> starts it.</returns>
+    IBrokerBreakdownCount NewCount();
+}
+
+/// <summary>One run's count of the broker's figures: called on the run's sampler thread, once when its series starts
+/// and then once per interval; never on a send path.</summary>
+public interface IBrokerBreakdownCount
 {
     /// <summary>The broker's figures since the previous call (none on the first call, which starts the count). Waits at
     /// most <paramref name="wait"/> for the broker's answer: a node that does not answer in time (paused, gone) is left

@@ -18,7 +18,7 @@ internal sealed class BurstBreakdown : IDisposable
     private readonly List<IClientBreakdown> _sources = [];
     private readonly List<ClientBreakdown> _readings = [];
     private readonly IRuntimeProbe? _runtime;
-    private readonly IBrokerBreakdown? _broker;
+    private readonly IBrokerBreakdownCount? _broker;
     private readonly ManualResetEventSlim _stop = new();
     private Thread? _thread;
     private TimeSpan _gcPause;
@@ -27,7 +27,7 @@ internal sealed class BurstBreakdown : IDisposable
     private BurstBreakdown(ScenarioContext context)
     {
         _runtime = context.Client as IRuntimeProbe;
-        _broker = context.BrokerBreakdown;
+        _broker = context.BrokerBreakdown?.NewCount();
     }
 
     /// <summary>The run's breakdown once <see cref="Stop"/> returned.</summary>
@@ -46,7 +46,7 @@ internal sealed class BurstBreakdown : IDisposable
     /// <summary>Starts the count, just before the timed section.</summary>
     public void Start()
     {
-        _broker?.TakeInterval(BrokerWait);
+        TakeBroker(_broker, BrokerWait);
         _gcPause = GC.GetTotalPauseDuration();
         _runtimeGcMillis = ReadRuntimeGcMillis(_runtime);
         _thread = new Thread(Loop) { IsBackground = true, Name = "kafkaperf-breakdown" };
@@ -116,7 +116,7 @@ internal sealed class BurstBreakdown : IDisposable
     };
 
     /// <summary>The broker's figures since its last reading; none when it cannot say.</summary>
-    internal static BrokerBreakdown? TakeBroker(IBrokerBreakdown? broker, TimeSpan wait)
+    internal static BrokerBreakdown? TakeBroker(IBrokerBreakdownCount? broker, TimeSpan wait)
     {
         try
         {

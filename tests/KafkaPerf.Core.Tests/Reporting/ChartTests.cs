@@ -71,6 +71,43 @@ public class ChartTests
     }
 
     [Fact]
+    public async Task Breakdown_ATimeSeriesOnTheCellsTimeAxis_AndAStackedBarPerClient()
+    {
+        var registry = new ClientRegistry([new KafkaPerf.Clients.InMemory.InMemoryClientFactory(new KafkaPerf.Clients.InMemory.InMemoryClientOptions { ReportsDeliveryLatency = true })]);
+        var plan = new KafkaPerf.Plans.BenchmarkPlanBuilder().Clients("inmemory").Scenarios(ScenarioKind.Produce).PayloadSizes(100)
+            .Rates(2_000).Duration(TimeSpan.FromMilliseconds(300)).LoadWarmup(TimeSpan.Zero).Repeat(2).Build();
+        var result = await new KafkaPerf.Running.BenchmarkRunner(registry, ClientConnection.None)
+            .RunAsync(plan, cancellationToken: TestContext.Current.CancellationToken);
+        // The in-memory client says nothing of its own: no breakdown chart, only .NET's collections in the intervals.
+        Assert.DoesNotContain(ReportCharts.For(result), c => c.Kind == ChartKind.Breakdown || c.Name.StartsWith("breakdown-time", StringComparison.Ordinal));
+        static IntervalRecord Interval(int index, double queueMs, double requestMs, double gcMs) => new()
+        {
+            Index = index, StartSeconds = index, LengthSeconds = 1, Warmup = false, Sent = 2_000, Acknowledged = 2_000, Consumed = 0, MegabytesPerSecond = 0,
+            InFlight = 0, ResponseTime = new IntervalLatency(2_000, 9_000, 20_000, 30_000, 40_000),
+            Breakdown = new IntervalBreakdown { QueueMs = queueMs, RequestMs = requestMs, DotnetGcPauseMs = gcMs, RuntimeGcMs = 0 },
+        };
+        var runs = result.Runs.Select(r => r with { Intervals = [Interval(0, 2, 5, 0), Interval(1, 3, 4, 12), Interval(2, 2, 5, 0)] }).ToList();
+
+        var charts = ReportCharts.For(ReportSamples.Assemble(plan, runs));
+        var html = new StringWriter();
+        DefaultExporters.Html.Export(ReportSamples.Assemble(plan, runs), html);
+
+        var series = charts.Single(c => c.Name.StartsWith("breakdown-time-produce-100b", StringComparison.Ordinal));
+        Assert.Equal(ChartKind.TimeSeries, series.Kind);
+        var svg = XDocument.Parse(series.Svg).Root!;
+        var lines = svg.Descendants(Svg + "polyline").Where(p => p.Parent?.Attribute("class")?.Value == "series").ToList();
+        // Three lines for the client: network + broker, queue and collections (a producer has no fetch line).
+        Assert.Equal(3, lines.Count);
+        Assert.Contains("inmemory network + broker", series.Svg, StringComparison.Ordinal);
+        var bars = Assert.Single(charts, c => c.Kind == ChartKind.Breakdown);
+        Assert.Contains("inmemory", bars.Svg, StringComparison.Ordinal);
+        // The bar: the run's median response time, its parts the client's means (2.33 + 4.67 ms of it).
+        Assert.NotNull(XDocument.Parse(bars.Svg).Root);
+        Assert.DoesNotContain("NaN", bars.Svg, StringComparison.Ordinal);
+        Assert.Contains("<a href=\"#breakdown\">Where the time went</a>", html.ToString(), StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task For_TwoRates_OneLatencyChartPerRateNamedForWhatItMeasures()
     {
         var registry = new ClientRegistry([new KafkaPerf.Clients.InMemory.InMemoryClientFactory(new KafkaPerf.Clients.InMemory.InMemoryClientOptions { ReportsDeliveryLatency = true })]);

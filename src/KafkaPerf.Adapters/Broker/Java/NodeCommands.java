@@ -129,19 +129,19 @@ final class NodeCommands {
 
     private static String metrics() throws Exception {
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        // The histograms are read one after another while requests complete, and Kafka records a request in its parts one
+        // after another: a request counted in some parts and not others (or a mean read after a count that did not have
+        // it) skews an interval of few requests - a fetch's 500 ms long poll among three. A reading is consistent when every
+        // part of a kind of request has the same count and no count moved while its mean was read; under a load where
+        // that never happens a request more or less is noise, and the last reading is taken.
+        double[] reading = readHistograms(server);
+        for (int attempt = 0; attempt < 20 && reading == null; attempt++) reading = readHistograms(server);
+        if (reading == null) reading = readHistogramsAnyway(server);
         StringBuilder text = new StringBuilder();
-        for (String request : Requests) {
-            for (String time : RequestTimes) {
-                ObjectName name = new ObjectName("kafka.network:type=RequestMetrics,name=" + time + ",request=" + request);
-                long count = 0;
-                double sum = 0;
-                // Registered at the first request of the kind.
-                if (server.isRegistered(name)) {
-                    count = ((Number) server.getAttribute(name, "Count")).longValue();
-                    sum = count * ((Number) server.getAttribute(name, "Mean")).doubleValue();
-                }
-                text.append(count).append(' ').append(sum).append(' ');
-            }
+        for (double value : reading) {
+            if (value == Math.rint(value) && Math.abs(value) < 1e15) text.append((long) value);
+            else text.append(value);
+            text.append(' ');
         }
         long gcMillis = 0, gcCount = 0;
         for (GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans()) {
@@ -149,6 +149,39 @@ final class NodeCommands {
             gcCount += Math.max(0, collector.getCollectionCount());
         }
         return text.append(gcMillis).append(' ').append(gcCount).toString();
+    }
+
+    /** Each histogram's count and sum (count × mean), for every kind of request and part, in order; null when the
+     * reading was not consistent (see {@link #metrics}). */
+    private static double[] readHistograms(MBeanServer server) throws Exception {
+        return read(server, true);
+    }
+
+    private static double[] readHistogramsAnyway(MBeanServer server) throws Exception {
+        return read(server, false);
+    }
+
+    private static double[] read(MBeanServer server, boolean consistent) throws Exception {
+        double[] values = new double[Requests.length * RequestTimes.length * 2];
+        int at = 0;
+        for (String request : Requests) {
+            long kindCount = -1;
+            for (String time : RequestTimes) {
+                ObjectName name = new ObjectName("kafka.network:type=RequestMetrics,name=" + time + ",request=" + request);
+                // Registered at the first request of the kind.
+                if (server.isRegistered(name)) {
+                    long count = ((Number) server.getAttribute(name, "Count")).longValue();
+                    double mean = ((Number) server.getAttribute(name, "Mean")).doubleValue();
+                    if (consistent && ((Number) server.getAttribute(name, "Count")).longValue() != count) return null;
+                    if (consistent && kindCount >= 0 && count != kindCount) return null;
+                    kindCount = count;
+                    values[at] = count;
+                    values[at + 1] = count * mean;
+                }
+                at += 2;
+            }
+        }
+        return values;
     }
 
     private TopicPartitionInfo partition(String topic, int partition) throws Exception {

@@ -17,4 +17,7 @@ public enum ChartKind
 
     /// <summary>Latency against offered rate (the sustainable-rate search).</summary>
     RateCurve,
+
+    /// <summary>Where the time went: a stacked bar per client and cell (queue, network and broker, the rest).</summary>
+    Breakdown,
 }

@@ -29,6 +29,7 @@ public static class ReportCharts
         if (Ratios(result) is { } ratios) charts.Add(ratios);
         charts.AddRange(Latency(result));
         charts.AddRange(TimeSeriesCharts.For(result));
+        if (BreakdownBars.For(result) is { } breakdown) charts.Add(breakdown);
         charts.AddRange(RateCurveCharts.For(result));
 
         // Two variant labels may slug alike; the second keeps its chart under a numbered name.

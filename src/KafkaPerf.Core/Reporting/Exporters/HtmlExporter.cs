@@ -74,6 +74,7 @@ public sealed class HtmlExporter : ResultExporterBase
         if (bursts) sections.Add(("ratios", "Ratios"));
         if (charts.Any(c => c.Kind == ChartKind.RateCurve)) sections.Add(("rate-search", "Rate search"));
         if (charts.Any(c => c.Kind == ChartKind.TimeSeries)) sections.Add(("over-time", "Over time"));
+        if (charts.Any(c => c.Kind == ChartKind.Breakdown)) sections.Add(("breakdown", "Where the time went"));
         sections.Add(("latency", "Latency"));
         sections.Add(("tables", "Tables"));
         writer.Write("<nav>" + string.Concat(sections.Select(x => $"<a href=\"#{x.Id}\">{x.Title}</a>")) + "</nav>\n");
@@ -97,6 +98,12 @@ public sealed class HtmlExporter : ResultExporterBase
         {
             writer.Write("<section id=\"over-time\">\n<h2>Over time: rate and latency per interval</h2>\n");
             WriteCharts(writer, charts.Where(c => c.Kind == ChartKind.TimeSeries));
+            writer.Write("</section>\n");
+        }
+        if (charts.Any(c => c.Kind == ChartKind.Breakdown))
+        {
+            writer.Write("<section id=\"breakdown\">\n<h2>Where the time went</h2>\n");
+            WriteCharts(writer, charts.Where(c => c.Kind == ChartKind.Breakdown));
             writer.Write("</section>\n");
         }
 

@@ -100,14 +100,14 @@ internal static class BreakdownTables
     }
 
     /// <summary>A run's figure: a burst's own, a load run's mean over its measured intervals.</summary>
-    private static double? RunMean(RunRecord run, Func<IntervalBreakdown, double?> figure) =>
-        run.Breakdown is { } burst ? figure(burst) : MeanOverMeasured(run.Intervals!, figure);
+    internal static double? RunMean(RunRecord run, Func<IntervalBreakdown, double?> figure) =>
+        run.Breakdown is { } burst ? figure(burst) : run.Intervals is { } intervals ? MeanOverMeasured(intervals, figure) : null;
 
     /// <summary>A run's total of a figure per second: a burst's over its elapsed time, a load run's over its measured intervals.</summary>
     private static double? RunPerSecond(RunRecord run, Func<IntervalBreakdown, double?> figure) =>
         run.Breakdown is { } burst
             ? figure(burst) is { } total && run.ElapsedSeconds > 0 ? total / run.ElapsedSeconds : null
-            : PerSecondOverMeasured(run.Intervals!, figure);
+            : run.Intervals is { } intervals ? PerSecondOverMeasured(intervals, figure) : null;
 
     private static IEnumerable<IntervalRecord> Measured(IReadOnlyList<IntervalRecord> intervals) =>
         intervals.Where(i => !i.Warmup && i.Breakdown is not null && i.LengthSeconds > 0);

@@ -22,6 +22,7 @@ internal sealed class IntervalSampler : IDisposable
     // a paused or gone node is left out of the interval rather than delaying the series.
     private static readonly TimeSpan BrokerWait = TimeSpan.FromMilliseconds(250);
     private readonly LoadState _state;
+    private IBrokerBreakdownCount? _broker;
     private readonly long _intervalTicks;
     private readonly int _payloadBytes;
     private readonly bool _roundtrip;
@@ -113,7 +114,11 @@ internal sealed class IntervalSampler : IDisposable
     private void Loop()
     {
         // The broker's count starts here, on this thread: its answer is awaited, and never by the thread starting the run.
-        if (_state.Breakdown) TakeBroker();
+        if (_state.Breakdown && _state.Broker is { } broker)
+        {
+            _broker = broker.NewCount();
+            TakeBroker();
+        }
         for (long k = 0; ; k++)
         {
             long boundary = _firstBoundary + (k * _intervalTicks);
@@ -189,7 +194,7 @@ internal sealed class IntervalSampler : IDisposable
         return breakdown;
     }
 
-    private BrokerBreakdown? TakeBroker() => BurstBreakdown.TakeBroker(_state.Broker, BrokerWait);
+    private BrokerBreakdown? TakeBroker() => BurstBreakdown.TakeBroker(_broker, BrokerWait);
 
     private IntervalLatency? Take(Recorder recorder, LongHistogram total, string metric, Dictionary<string, byte[]> encoded)
     {

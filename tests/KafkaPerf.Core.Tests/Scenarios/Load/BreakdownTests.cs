@@ -117,8 +117,10 @@ public class BreakdownTests
     }
 
     /// <summary>A broker whose every interval has one more produce request than the one before; or that fails to answer.</summary>
-    private sealed class CountingBroker : IBrokerBreakdown
+    private sealed class CountingBroker : IBrokerBreakdown, IBrokerBreakdownCount
     {
+        public IBrokerBreakdownCount NewCount() => this;
+
         private int _calls;
 
         public bool Fails { get; init; }
