@@ -46,8 +46,17 @@ internal sealed class EmbeddedBrokerMetrics(EmbeddedKafkaBroker broker) : IBroke
                 first = false;
                 sum ??= new double[Fields];
                 bool restarted = previous.ProcessId != processId;
-                for (int i = 0; i < Fields; i++)
-                    sum[i] += restarted || totals[i] < previous.Totals[i] ? totals[i] : totals[i] - previous.Totals[i];
+                for (int i = 0; i < Fields; i += 2)
+                {
+                    // A histogram's count and sum (the last pair: collection time and count) go together. A new JVM, or a
+                    // count that fell, starts over; a sum is count × mean, whose rounding can make it a hair smaller than
+                    // the last one with no request in between - not a restart (taken for one, it counted the broker's
+                    // whole history into one interval).
+                    int count = i == Fields - 2 ? i + 1 : i, total = i == Fields - 2 ? i : i + 1;
+                    bool reset = restarted || totals[count] < previous.Totals[count];
+                    sum[count] += reset ? totals[count] : totals[count] - previous.Totals[count];
+                    sum[total] += reset ? totals[total] : Math.Max(0, totals[total] - previous.Totals[total]);
+                }
             }
             if (first || sum is null) return null;
             return new BrokerBreakdown

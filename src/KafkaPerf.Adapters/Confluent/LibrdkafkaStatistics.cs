@@ -12,7 +12,8 @@ namespace KafkaPerf.Adapters.Confluent;
 /// </summary>
 /// <remarks>A consumer's (<c>consumer: true</c>) are its fetch round trip - the <c>rtt</c> of its connections to the
 /// partitions' leaders, where its fetches go (the group coordinator's logical connection is left out) - and its lag, the
-/// sum of its partitions' <c>consumer_lag</c>.</remarks>
+/// sum of its partitions' <c>consumer_lag_stored</c> (behind the offsets it stored as it consumed; <c>consumer_lag</c>,
+/// behind the committed ones, is unknown until the first auto-commit, 5 s in, and lags it by up to that much).</remarks>
 internal sealed class LibrdkafkaStatistics(bool consumer = false) : IClientBreakdown
 {
     /// <summary>How often librdkafka emits its statistics while a breakdown is read: the default interval of the series.</summary>
@@ -109,13 +110,17 @@ internal sealed class LibrdkafkaStatistics(bool consumer = false) : IClientBreak
                 {
                     // -1: librdkafka's internal unassigned partition, and an unknown lag.
                     if (partition.Name == "-1") continue;
-                    if (partition.Value.TryGetProperty("consumer_lag", out var value) && value.TryGetInt64(out long partitionLag) && partitionLag >= 0)
+                    if ((Lag(partition.Value, "consumer_lag_stored") ?? Lag(partition.Value, "consumer_lag")) is { } partitionLag)
                         lag = (lag ?? 0) + partitionLag;
                 }
             }
         }
         return new ClientBreakdown(null, null, null, null, null, FetchMs: rtt.Mean / 1000, Lag: lag);
     }
+
+    /// <summary>A partition's lag figure; none when absent or unknown (-1).</summary>
+    private static long? Lag(JsonElement partition, string name) =>
+        partition.TryGetProperty(name, out var value) && value.TryGetInt64(out long lag) && lag >= 0 ? lag : null;
 
     /// <summary>A window average over several brokers or topics, weighted by their sample counts.</summary>
     private struct Weighted

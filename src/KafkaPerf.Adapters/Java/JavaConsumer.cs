@@ -99,21 +99,8 @@ internal sealed unsafe class JavaConsumer : IBenchConsumer, IClientBreakdown
         lock (_statsLock)
         {
             if (_disposed || _consumer == IntPtr.Zero) return default;
-            using var thread = _runtime.Host.AttachCurrentThread("kafkaperf-java-stats");
-            var env = thread.Env;
-            double? Metric(int which)
-            {
-                double value = BitConverter.Int64BitsToDouble(env.CallStaticLong(_runtime.StatsClass, _runtime.StatsConsumerMetric, [JValue.Ref(_consumer), JValue.Of(which)]));
-                return double.IsFinite(value) ? value : null;
-            }
-            try
-            {
-                return new ClientBreakdown(null, null, null, null, null, FetchMs: Metric(0), Lag: Metric(1));
-            }
-            finally
-            {
-                JniCounters.Discount(2);
-            }
+            var m = _runtime.ReadMetrics(_consumer, _runtime.StatsConsumerMetric, 2);
+            return new ClientBreakdown(null, null, null, null, null, FetchMs: m[0], Lag: m[1]);
         }
     }
 

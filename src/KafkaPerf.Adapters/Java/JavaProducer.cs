@@ -114,21 +114,8 @@ internal sealed unsafe class JavaProducer : IBenchProducer, IClientBreakdown
         lock (_statsLock)
         {
             if (_disposed || _producer == IntPtr.Zero) return default;
-            using var thread = _runtime.Host.AttachCurrentThread("kafkaperf-java-stats");
-            var env = thread.Env;
-            double? Metric(int which)
-            {
-                double value = BitConverter.Int64BitsToDouble(env.CallStaticLong(_runtime.StatsClass, _runtime.StatsProducerMetric, [JValue.Ref(_producer), JValue.Of(which)]));
-                return double.IsFinite(value) ? value : null;
-            }
-            try
-            {
-                return new ClientBreakdown(QueueMs: Metric(0), RequestMs: Metric(1), BatchBytes: Metric(2), RecordsPerRequest: Metric(3), ThrottleMs: Metric(4));
-            }
-            finally
-            {
-                JniCounters.Discount(5);
-            }
+            var m = _runtime.ReadMetrics(_producer, _runtime.StatsProducerMetric, 5);
+            return new ClientBreakdown(QueueMs: m[0], RequestMs: m[1], BatchBytes: m[2], RecordsPerRequest: m[3], ThrottleMs: m[4]);
         }
     }
 

@@ -211,6 +211,33 @@ internal sealed unsafe class JavaRuntime
     }
 
     /// <summary>Effective settings as Java computes them (defaults included).</summary>
+    /// <summary>A client's own metrics through one of <c>JvmStats</c>' static readers (<paramref name="reader"/>(client,
+    /// index) → a double's bits, NaN for none), on the calling thread (the interval sampler's): <paramref name="count"/>
+    /// calls into Java, taken back from <c>jni.calls</c>.</summary>
+    /// <param name="client">The Java producer or consumer.</param>
+    /// <param name="reader">The static method.</param>
+    /// <param name="count">How many metrics, from index 0.</param>
+    /// <returns>Each metric; <see langword="null"/> where the client has none yet.</returns>
+    public double?[] ReadMetrics(IntPtr client, IntPtr reader, int count)
+    {
+        using var thread = Host.AttachCurrentThread("kafkaperf-java-stats");
+        var env = thread.Env;
+        var values = new double?[count];
+        try
+        {
+            for (int i = 0; i < count; i++)
+            {
+                double value = BitConverter.Int64BitsToDouble(env.CallStaticLong(StatsClass, reader, [JValue.Ref(client), JValue.Of(i)]));
+                values[i] = double.IsFinite(value) ? value : null;
+            }
+            return values;
+        }
+        finally
+        {
+            JniCounters.Discount(count);
+        }
+    }
+
     public static Dictionary<string, string> Effective(JniEnv env, IntPtr method, JavaRuntime runtime, string[] settings)
     {
         var array = env.NewStringArray(runtime.StringClass, settings);

@@ -25,7 +25,7 @@ public sealed record IntervalBreakdown
     public double? FetchMs { get; init; }
 
     /// <summary>How far behind the end of its partitions a consumer was, in records, as the client says (librdkafka's
-    /// <c>consumer_lag</c>, the Java client's <c>records-lag-max</c>): the sum over a consumer's partitions, averaged over the
+    /// <c>consumer_lag_stored</c>, the Java client's <c>records-lag-max</c>): the sum over a consumer's partitions, averaged over the
     /// consumers.</summary>
     public double? ClientLag { get; init; }
 

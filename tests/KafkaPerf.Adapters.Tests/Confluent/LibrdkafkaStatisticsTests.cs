@@ -67,14 +67,16 @@ public sealed class LibrdkafkaStatisticsTests
               },
               "topics": {
                 "t": { "partitions": {
-                  "0": { "consumer_lag": 100 }, "1": { "consumer_lag": 250 }, "2": { "consumer_lag": -1 }, "-1": { "consumer_lag": 7 } } }
+                  "0": { "consumer_lag": -1, "consumer_lag_stored": 100 }, "1": { "consumer_lag": 250 }, "2": { "consumer_lag": -1, "consumer_lag_stored": -1 },
+                  "-1": { "consumer_lag": 7 } } }
               }
             }
             """);
 
         // The coordinator's heartbeats and the bootstrap connection are left out: (12 × 30 + 2 × 10) / 40 ms.
         Assert.Equal((12.0 * 30 + 2.0 * 10) / 40, b.FetchMs!.Value, 6);
-        // Partition 2's lag is unknown (-1) and "-1" is librdkafka's internal partition.
+        // Behind the stored offsets where librdkafka says it (partition 0: no commit yet), else behind the committed ones;
+        // partition 2's lag is unknown (-1) and "-1" is librdkafka's internal partition.
         Assert.Equal(350, b.Lag!.Value, 6);
         Assert.Null(b.QueueMs);
         Assert.Null(b.RequestMs);

@@ -40,7 +40,7 @@ public sealed class BreakdownOnBrokerTests(BrokerFixture fixture)
         {
             Assert.True(t.Requests > 0);
             double parts = t.QueueMs + t.LocalMs + t.RemoteMs + t.ResponseMs;
-            Assert.True(Math.Abs(parts - t.TotalMs) <= 2.5, $"{clientName}: parts {parts:0.00} ms, total {t.TotalMs:0.00} ms");
+            Assert.True(Math.Abs(parts - t.TotalMs) <= 2.5, $"{clientName}: parts {parts:0.00} ms, total {t.TotalMs:0.00} ms ({t})");
         }
         // A produce request's time in the broker is part of its round trip as the client measured it (over the run: the
         // client's windows are its own seconds; the broker rounds each request up or down by half a millisecond).
