@@ -45,18 +45,7 @@ internal sealed class EmbeddedBrokerMetrics(EmbeddedKafkaBroker broker) : IBroke
                 if (!known) continue;
                 first = false;
                 sum ??= new double[Fields];
-                bool restarted = previous.ProcessId != processId;
-                for (int i = 0; i < Fields; i += 2)
-                {
-                    // A histogram's count and sum (the last pair: collection time and count) go together. A new JVM, or a
-                    // count that fell, starts over; a sum is count × mean, whose rounding can make it a hair smaller than
-                    // the last one with no request in between - not a restart (taken for one, it counted the broker's
-                    // whole history into one interval).
-                    int count = i == Fields - 2 ? i + 1 : i, total = i == Fields - 2 ? i : i + 1;
-                    bool reset = restarted || totals[count] < previous.Totals[count];
-                    sum[count] += reset ? totals[count] : totals[count] - previous.Totals[count];
-                    sum[total] += reset ? totals[total] : Math.Max(0, totals[total] - previous.Totals[total]);
-                }
+                AddDelta(sum, previous.Totals, totals, restarted: previous.ProcessId != processId);
             }
             if (first || sum is null) return null;
             return new BrokerBreakdown
@@ -67,6 +56,21 @@ internal sealed class EmbeddedBrokerMetrics(EmbeddedKafkaBroker broker) : IBroke
                 GcMs = sum[Fields - 2],
                 GcCount = (long)sum[Fields - 1],
             };
+        }
+    }
+
+    /// <summary>Adds one node's figures since its previous answer to <paramref name="sum"/>.</summary>
+    /// <remarks>A histogram's count and sum (the last pair: collection time and count) go together. A new JVM, or a count
+    /// that fell, starts over; a sum is count × mean, whose rounding can make it a hair smaller than the last one with no
+    /// request in between - not a restart (taken for one, it counted the broker's whole history into one interval).</remarks>
+    internal static void AddDelta(double[] sum, double[] previous, double[] current, bool restarted)
+    {
+        for (int i = 0; i < Fields; i += 2)
+        {
+            int count = i == Fields - 2 ? i + 1 : i, total = i == Fields - 2 ? i : i + 1;
+            bool reset = restarted || current[count] < previous[count];
+            sum[count] += reset ? current[count] : current[count] - previous[count];
+            sum[total] += reset ? current[total] : Math.Max(0, current[total] - previous[total]);
         }
     }
 

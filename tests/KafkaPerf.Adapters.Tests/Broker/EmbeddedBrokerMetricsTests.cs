@@ -26,4 +26,44 @@ public sealed class EmbeddedBrokerMetricsTests
     [InlineData("1 2 3")]
     [InlineData("unknown command metrics")]
     public void Parse_AnythingElse_IsNothing(string answer) => Assert.Null(EmbeddedBrokerMetrics.Parse(answer));
+
+    [Fact]
+    public void AddDelta_ASumAHairSmallerWithTheSameCount_IsNoRequestNotARestart()
+    {
+        var previous = Totals(count: 1_000, sum: 13_909.000000000002, gcMillis: 50, gcCount: 3);
+        var current = Totals(count: 1_000, sum: 13_909, gcMillis: 50, gcCount: 3);
+        var sum = new double[38];
+
+        EmbeddedBrokerMetrics.AddDelta(sum, previous, current, restarted: false);
+
+        // Taken for a restart, the whole history (1 000 requests, 13.9 s) landed in one interval.
+        Assert.All(sum, value => Assert.Equal(0, value));
+    }
+
+    [Fact]
+    public void AddDelta_NewRequestsCountedOnce_ACountThatFellOrANewJvmStartsOver()
+    {
+        var previous = Totals(count: 1_000, sum: 5_000, gcMillis: 50, gcCount: 3);
+        var sum = new double[38];
+        EmbeddedBrokerMetrics.AddDelta(sum, previous, Totals(count: 1_010, sum: 5_030, gcMillis: 60, gcCount: 4), restarted: false);
+        Assert.Equal(10, sum[0]);
+        Assert.Equal(30, sum[1]);
+        Assert.Equal(10, sum[36]);
+        Assert.Equal(1, sum[37]);
+
+        var restarted = new double[38];
+        EmbeddedBrokerMetrics.AddDelta(restarted, previous, Totals(count: 7, sum: 21, gcMillis: 5, gcCount: 1), restarted: true);
+        Assert.Equal(7, restarted[0]);
+        Assert.Equal(21, restarted[1]);
+        Assert.Equal(5, restarted[36]);
+    }
+
+    /// <summary>Every histogram with the same count and sum, then the collections.</summary>
+    private static double[] Totals(long count, double sum, long gcMillis, long gcCount)
+    {
+        var totals = new double[38];
+        for (int i = 0; i < 36; i += 2) (totals[i], totals[i + 1]) = (count, sum);
+        (totals[36], totals[37]) = (gcMillis, gcCount);
+        return totals;
+    }
 }

@@ -10,7 +10,8 @@ namespace KafkaPerf.Scenarios.Load;
 /// The time series of a run: on a thread of its own, once per interval, it reads the counters of every producer and
 /// consumer and takes the interval histograms of the run's recorders (response time, service time, send delay), keeps
 /// each interval's percentiles and compressed histograms, and adds the histograms to the run's totals - so the totals
-/// are exactly the sum of the intervals.
+/// are exactly the sum of the intervals. With the breakdown it also reads the clients' own figures, the collections and
+/// the broker's request metrics of the interval (<see cref="IntervalBreakdown"/>).
 /// </summary>
 /// <remarks>Nothing here runs on a sending or receiving thread. What it allocates - an interval's record, its compressed
 /// histograms (a few hundred bytes each, kept) and HdrHistogram's encoder's work buffers (about 1 MB per histogram,
