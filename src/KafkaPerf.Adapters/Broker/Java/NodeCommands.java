@@ -134,9 +134,9 @@ final class NodeCommands {
         // it) skews an interval of few requests - a fetch's 500 ms long poll among three. A reading is consistent when every
         // part of a kind of request has the same count and no count moved while its mean was read; under a load where
         // that never happens a request more or less is noise, and the last reading is taken.
-        double[] reading = readHistograms(server);
-        for (int attempt = 0; attempt < 20 && reading == null; attempt++) reading = readHistograms(server);
-        if (reading == null) reading = readHistogramsAnyway(server);
+        double[] reading = read(server, true);
+        for (int attempt = 0; attempt < 20 && reading == null; attempt++) reading = read(server, true);
+        if (reading == null) reading = read(server, false);
         StringBuilder text = new StringBuilder();
         for (double value : reading) {
             if (value == Math.rint(value) && Math.abs(value) < 1e15) text.append((long) value);
@@ -151,16 +151,8 @@ final class NodeCommands {
         return text.append(gcMillis).append(' ').append(gcCount).toString();
     }
 
-    /** Each histogram's count and sum (count × mean), for every kind of request and part, in order; null when the
-     * reading was not consistent (see {@link #metrics}). */
-    private static double[] readHistograms(MBeanServer server) throws Exception {
-        return read(server, true);
-    }
-
-    private static double[] readHistogramsAnyway(MBeanServer server) throws Exception {
-        return read(server, false);
-    }
-
+    /** Each histogram's count and sum (count × mean), for every kind of request and part, in order; with
+     * {@code consistent}, null when the reading was not (see {@link #metrics}). */
     private static double[] read(MBeanServer server, boolean consistent) throws Exception {
         double[] values = new double[Requests.length * RequestTimes.length * 2];
         int at = 0;
