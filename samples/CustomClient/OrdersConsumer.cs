@@ -41,9 +41,11 @@ internal sealed class OrdersConsumer : IBenchConsumer
         {
             try
             {
-                if (_consumer.Consume(TimeSpan.FromMilliseconds(100)) is not { Message: { } message }) continue;
+                if (_consumer.Consume(TimeSpan.FromMilliseconds(100)) is not { Message: { } message } result) continue;
                 var order = JsonSerializer.Deserialize(message.Value, OrderJson.Default.Order)!;
                 sink.OnRecord(order.Id, order.Payload);
+                // How far the read went: what tells a lost record from one not read yet.
+                sink.OnRecordPosition(result.Partition.Value, result.Offset.Value);
             }
             catch (ConsumeException ex) when (!ex.Error.IsFatal)
             {

@@ -23,7 +23,8 @@ internal sealed class OrdersProducer : IBenchProducer
         {
             long key = long.Parse(report.Message.Key, CultureInfo.InvariantCulture);
             if (report.Error.IsError) sink.OnDeliveryFailed(key, report.Error.Reason);
-            else sink.OnDelivered(key);
+            // The offset lets KafkaPerf prove a record lost rather than leave it "not verified".
+            else sink.OnDelivered(key, report.Partition.Value, report.Offset.Value);
         };
         _producer = new ProducerBuilder<string, byte[]>(config).SetLogHandler(static (_, _) => { }).Build();
         EffectiveConfig = KafkaSecurity.Mask(config);

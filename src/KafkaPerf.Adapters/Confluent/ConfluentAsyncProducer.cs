@@ -50,7 +50,7 @@ internal sealed class ConfluentAsyncProducer : IBenchProducer, IClientBreakdown
         _window = new SemaphoreSlim(window, window);
         _completed = task =>
         {
-            if (task.IsCompletedSuccessfully) sink.OnDelivered(task.Result.Message.Key);
+            if (task.IsCompletedSuccessfully) sink.OnDelivered(task.Result.Message.Key, task.Result.Partition.Value, task.Result.Offset.Value);
             else if (task.Exception?.InnerException is ProduceException<long, byte[]> failed) sink.OnDeliveryFailed(failed.DeliveryResult.Message.Key, failed.Error.Reason);
             else sink.OnDeliveryFailed(long.MinValue, task.Exception?.InnerException?.Message ?? "ProduceAsync was cancelled");
             _window.Release();

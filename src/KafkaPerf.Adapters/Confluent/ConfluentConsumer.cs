@@ -26,11 +26,12 @@ internal sealed class ConfluentConsumer : ConfluentPollingConsumer<Null>
         _forwarder = forwarder;
     }
 
-    /// <summary>Records reach the sink from inside the deserializers; the result itself is not looked at.</summary>
+    /// <summary>Records reach the sink from inside the deserializers; the result says only where the record was.</summary>
     protected override void Consume(IConsumer<long, Null> consumer, IRecordSink sink)
     {
         _forwarder.Sink ??= sink;
-        consumer.Consume(PollTimeout);
+        var result = consumer.Consume(PollTimeout);
+        if (result is not null) sink.OnRecordPosition(result.Partition.Value, result.Offset.Value);
     }
 
     /// <summary>Deserializes the key (big-endian, as Kafka's <c>LongSerializer</c>), then hands key and value to the

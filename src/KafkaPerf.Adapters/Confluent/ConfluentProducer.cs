@@ -35,7 +35,7 @@ internal sealed class ConfluentProducer : IBenchProducer, IClientBreakdown
         _onDelivery = report =>
         {
             if (report.Error.IsError) sink.OnDeliveryFailed(report.Message.Key, report.Error.Reason);
-            else sink.OnDelivered(report.Message.Key);
+            else sink.OnDelivered(report.Message.Key, report.Partition.Value, report.Offset.Value);
         };
         if (spec.Statistics)
         {

@@ -17,6 +17,8 @@ internal sealed class ConfluentRecordConsumer(ConsumerSpec spec, string bootstra
     protected override void Consume(IConsumer<long, byte[]> consumer, IRecordSink sink)
     {
         var result = consumer.Consume(PollTimeout);
-        if (result is not null) sink.OnRecord(result.Message.Key, result.Message.Value);
+        if (result is null) return;
+        sink.OnRecord(result.Message.Key, result.Message.Value);
+        sink.OnRecordPosition(result.Partition.Value, result.Offset.Value);
     }
 }

@@ -150,6 +150,7 @@ internal sealed unsafe class LibrdkafkaShareConsumer : IBenchConsumer
                             id = BinaryPrimitives.ReadInt64BigEndian(key);
                         }
                         sink.OnRecord(id, new ReadOnlySpan<byte>((void*)message->Payload, checked((int)message->Length)));
+                        sink.OnRecordPosition(message->Partition, message->Offset);
                         if (_explicit && _api.AcknowledgeType(_handle, (IntPtr)message, AcceptType) is var code and not 0)
                         {
                             sink.OnError($"accepting a record failed: {Marshal.PtrToStringUTF8(_api.Err2Str(code))}");

@@ -8,14 +8,18 @@ namespace KafkaPerf.Adapters.Java;
 /// <summary>
 /// The Java consumer of <c>java</c> and <c>java-batched</c>: a .NET poll thread (attached to the JVM for its life) calls
 /// Java's <c>poll</c>, which packs the polled records - keys and values - into native memory; one crossing hands .NET
-/// many records, which reach the sink as spans over that memory. <c>java-records</c> instead iterates each poll's
-/// <c>ConsumerRecords</c> from .NET as a bridge does: <c>hasNext</c>, <c>next</c>, <c>key</c>, <c>value</c> and
-/// <c>offset</c> per record, the key and value copied out of their Java arrays (into one reused buffer). With prefetch, a
+/// many records, which reach the sink as spans over that memory, each with its partition and offset. <c>java-records</c>
+/// instead iterates each poll's <c>ConsumerRecords</c> from .NET as a bridge does: <c>hasNext</c>, <c>next</c>,
+/// <c>key</c>, <c>value</c>, <c>partition</c> and <c>offset</c> per record, the key and value copied out of their Java
+/// arrays (into one reused buffer). With prefetch, a
 /// Java thread polls the next batch while .NET handles the current one.
 /// </summary>
 internal sealed unsafe class JavaConsumer : IBenchConsumer, IClientBreakdown
 {
     private const int PollTimeoutMs = 100;
+
+    /// <summary>What precedes each packed record's value: key, partition, offset, value length (BenchConsumer.java).</summary>
+    private const int RecordHeaderBytes = sizeof(long) + sizeof(int) + sizeof(long) + sizeof(int);
 
     private readonly JavaRuntime _runtime;
     private readonly IntPtr _consumer;
@@ -179,7 +183,8 @@ internal sealed unsafe class JavaConsumer : IBenchConsumer, IClientBreakdown
     }
 
     /// <summary>The bridge's loop: per poll <c>pollRecords</c> and <c>iterator</c>; per record <c>hasNext</c>, <c>next</c>,
-    /// <c>key</c>, <c>value</c> and <c>offset</c> (five calls into Java), then the arrays' bytes copied out.</summary>
+    /// <c>key</c>, <c>value</c>, <c>partition</c> and <c>offset</c> (six calls into Java), then the arrays' bytes copied
+    /// out.</summary>
     private void PollRecords(JniEnv env, IRecordSink sink)
     {
         var bridge = _runtime.Bridge;
@@ -196,7 +201,8 @@ internal sealed unsafe class JavaConsumer : IBenchConsumer, IClientBreakdown
                     var record = env.CallObject(iterator, bridge.Next, []);
                     var keyArray = env.CallObject(record, bridge.Key, []);
                     var valueArray = env.CallObject(record, bridge.Value, []);
-                    env.CallLong(record, bridge.Offset, []);
+                    int partition = env.CallInt(record, bridge.Partition, []);
+                    long offset = env.CallLong(record, bridge.Offset, []);
                     long k = -1;
                     if (keyArray != IntPtr.Zero && env.GetArrayLength(keyArray) == sizeof(long))
                     {
@@ -210,6 +216,7 @@ internal sealed unsafe class JavaConsumer : IBenchConsumer, IClientBreakdown
                     env.DeleteLocalRef(keyArray);
                     env.DeleteLocalRef(record);
                     sink.OnRecord(k, value.AsSpan(0, length));
+                    sink.OnRecordPosition(partition, offset);
                 }
             }
             finally
@@ -225,11 +232,15 @@ internal sealed unsafe class JavaConsumer : IBenchConsumer, IClientBreakdown
         byte* p = _buffer;
         for (int i = 0; i < count; i++)
         {
+            // Key (big-endian, as on the wire), partition, offset, value length (little-endian), value.
             long key = BinaryPrimitives.ReadInt64BigEndian(new ReadOnlySpan<byte>(p, sizeof(long)));
-            int length = BinaryPrimitives.ReadInt32LittleEndian(new ReadOnlySpan<byte>(p + sizeof(long), sizeof(int)));
-            p += sizeof(long) + sizeof(int);
+            int partition = BinaryPrimitives.ReadInt32LittleEndian(new ReadOnlySpan<byte>(p + sizeof(long), sizeof(int)));
+            long offset = BinaryPrimitives.ReadInt64LittleEndian(new ReadOnlySpan<byte>(p + sizeof(long) + sizeof(int), sizeof(long)));
+            int length = BinaryPrimitives.ReadInt32LittleEndian(new ReadOnlySpan<byte>(p + sizeof(long) + sizeof(int) + sizeof(long), sizeof(int)));
+            p += RecordHeaderBytes;
             int size = Math.Max(length, 0);
             sink.OnRecord(key, new ReadOnlySpan<byte>(p, size));
+            sink.OnRecordPosition(partition, offset);
             p += size;
         }
     }
@@ -256,6 +267,8 @@ internal sealed unsafe class JavaConsumer : IBenchConsumer, IClientBreakdown
         public void OnAssigned() => Sink?.OnAssigned();
 
         public void OnRecord(long key, ReadOnlySpan<byte> value) => Sink?.OnRecord(key, value);
+
+        public void OnRecordPosition(int partition, long offset) => Sink?.OnRecordPosition(partition, offset);
 
         public void OnError(string reason) => Sink?.OnError(reason);
     }

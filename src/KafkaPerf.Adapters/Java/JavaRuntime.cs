@@ -28,7 +28,7 @@ internal sealed unsafe class JavaRuntime
         var native = env.FindClassGlobal("kafkaperf/client/Native");
         env.RegisterNatives(native,
         [
-            ("delivered", "(JJ)V", (IntPtr)(delegate* unmanaged<IntPtr, IntPtr, long, long, void>)&OnDelivered),
+            ("delivered", "(JJIJ)V", (IntPtr)(delegate* unmanaged<IntPtr, IntPtr, long, long, int, long, void>)&OnDelivered),
             ("failed", "(JJLjava/lang/String;)V", (IntPtr)(delegate* unmanaged<IntPtr, IntPtr, long, long, IntPtr, void>)&OnFailed),
             ("assigned", "(J)V", (IntPtr)(delegate* unmanaged<IntPtr, IntPtr, long, void>)&OnAssigned),
         ]);
@@ -279,12 +279,12 @@ internal sealed unsafe class JavaRuntime
     // Callbacks run on Kafka's own threads. Nothing may escape into Java: a .NET exception becomes a RuntimeException
     // there (which the producer's callback wrapper logs and the consumer's poll rethrows).
     [UnmanagedCallersOnly]
-    private static void OnDelivered(IntPtr env, IntPtr type, long sink, long key)
+    private static void OnDelivered(IntPtr env, IntPtr type, long sink, long key, int partition, long offset)
     {
         JniCounters.CountCallback();
         try
         {
-            Sink<IDeliverySink>(sink).OnDelivered(key);
+            Sink<IDeliverySink>(sink).OnDelivered(key, partition, offset);
         }
         catch (Exception ex)
         {
@@ -383,7 +383,7 @@ internal sealed class JavaInterrupt : IDisposable
 
 /// <summary>Method IDs of the per-record path of <c>java-records</c>: the producer's <c>send(ProducerRecord, Callback)</c>
 /// with a boxed key, a new value array and a callback object per record, and the consumer's records iterated from
-/// .NET (<c>iterator</c>, <c>hasNext</c>, <c>next</c>, <c>key</c>, <c>value</c>, <c>offset</c>).</summary>
+/// .NET (<c>iterator</c>, <c>hasNext</c>, <c>next</c>, <c>key</c>, <c>value</c>, <c>partition</c>, <c>offset</c>).</summary>
 internal sealed class BridgeMethods
 {
     public BridgeMethods(JniEnv env)
@@ -416,6 +416,7 @@ internal sealed class BridgeMethods
         Key = env.GetMethodId(record, "key", "()Ljava/lang/Object;");
         Value = env.GetMethodId(record, "value", "()Ljava/lang/Object;");
         Offset = env.GetMethodId(record, "offset", "()J");
+        Partition = env.GetMethodId(record, "partition", "()I");
         env.DeleteGlobalRef(record);
     }
 
@@ -454,4 +455,6 @@ internal sealed class BridgeMethods
     public IntPtr Value { get; }
 
     public IntPtr Offset { get; }
+
+    public IntPtr Partition { get; }
 }

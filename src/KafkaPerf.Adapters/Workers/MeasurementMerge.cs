@@ -25,8 +25,14 @@ public static class MeasurementMerge
             .Select(o => o.Error is { } e ? $"worker {o.Worker}: {e}" : null)
             .OfType<string>()
             .ToList();
-        // Records a worker that sent nothing back was to send count as lost: the run's figures never look complete.
+        // Records of a worker that sent nothing back are not verified - nothing is known of them, so they are not counted
+        // lost either - and the run fails: its figures never look complete.
         long unaccounted = outcomes.Where(o => o.Run is null).Sum(o => o.Records);
+        var openReasons = outcomes
+            .Select(o => o.Run is null ? $"worker {o.Worker} sent nothing back: its {o.Records} records are not verified"
+                : o.Run.NotVerifiedReason is { } reason ? $"worker {o.Worker}: {reason}" : null)
+            .OfType<string>()
+            .ToList();
         long delivered = measured.Sum(m => m.Delivered), sent = measured.Sum(m => m.Sent);
         var merged = new RunRecord
         {
@@ -34,7 +40,9 @@ public static class MeasurementMerge
             Sent = sent,
             Delivered = delivered,
             Received = measured.Sum(m => m.Received),
-            Lost = measured.Sum(m => m.Lost) + unaccounted,
+            Lost = measured.Sum(m => m.Lost),
+            NotVerified = measured.Sum(m => m.NotVerified) + unaccounted,
+            NotVerifiedReason = openReasons.Count == 0 ? null : string.Join("; ", openReasons),
             Duplicates = measured.Sum(m => m.Duplicates),
             Unexpected = measured.Sum(m => m.Unexpected),
             PayloadMismatches = measured.Sum(m => m.PayloadMismatches),

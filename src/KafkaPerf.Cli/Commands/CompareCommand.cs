@@ -2,6 +2,7 @@ using System.CommandLine;
 using System.Globalization;
 using KafkaPerf.Adapters.Store;
 using KafkaPerf.Reporting;
+using KafkaPerf.Reporting.History;
 using KafkaPerf.Reporting.Exporters;
 
 namespace KafkaPerf.Cli.Commands;
@@ -74,6 +75,7 @@ internal static class CompareCommand
         if (comparisons.Count == 0)
             return BadInput("The two results have no cell in common (same client, scenario, messages, payload size and settings): compare results of the same plan.");
         ResultComparison.WriteMarkdown(comparisons, Console.Out);
+        foreach (var line in CellKey.NotVerifiedLines(baseline, "baseline").Concat(CellKey.NotVerifiedLines(candidate, "candidate"))) Console.Error.WriteLine(line);
 
         if (percent is not { } allowed) return ExitCodes.Success;
         var slower = comparisons.Where(c => c.IsSlowerBeyond(allowed)).ToList();

@@ -47,12 +47,15 @@ internal static class CompareHistory
             $"Candidate against the last {last} comparable results in {location} ({(scope.AnyEnvironment ? "any environment" : EnvironmentClass.Of(candidate.Environment))}): its median against the history's (each past result counts once, by its median), with the 95 % prediction interval of a new result's median.\n\n"));
         Console.Out.Write("| client | scenario | variant | messages | payload B | offered msg/s | compared | history results | history | candidate (runs) | ratio % | PI low % | PI high % | verdict |\n");
         Console.Out.Write("|---|---|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---|\n");
+        var open = CellKey.NotVerifiedOf(candidate);
         foreach (var j in judgements)
         {
             var c = j.Cell;
+            string mark = open.TryGetValue(c, out var o) ? CellKey.NotVerifiedMark(o.Runs, "candidate") : string.Empty;
             Console.Out.Write(string.Create(CultureInfo.InvariantCulture,
-                $"| {c.Client} | {c.Scenario.ToString().ToLowerInvariant()} | {c.Variant} | {c.MessageCount} | {c.PayloadBytes} | {(c.OfferedRate is { } rate ? rate.ToString("0.###", CultureInfo.InvariantCulture) : "–")} | {c.Metric} | {j.HistoryResults} | {Number(j.HistoryCenter)} | {Number(j.CandidateMedian)} ({j.CandidateRuns}) | {Percent(j.Ratio)} | {Percent(j.Low)} | {Percent(j.High)} | {Verdict(j, percent)} |\n"));
+                $"| {c.Client} | {c.Scenario.ToString().ToLowerInvariant()} | {c.Variant} | {c.MessageCount} | {c.PayloadBytes} | {(c.OfferedRate is { } rate ? rate.ToString("0.###", CultureInfo.InvariantCulture) : "–")} | {c.Metric} | {j.HistoryResults} | {Number(j.HistoryCenter)} | {Number(j.CandidateMedian)} ({j.CandidateRuns}) | {Percent(j.Ratio)} | {Percent(j.Low)} | {Percent(j.High)} | {Verdict(j, percent)}{mark} |\n"));
         }
+        foreach (var line in CellKey.NotVerifiedLines(candidate, "candidate")) Console.Error.WriteLine(line);
         int unjudged = judgements.Count(j => !j.Judged);
         if (unjudged > 0)
         {

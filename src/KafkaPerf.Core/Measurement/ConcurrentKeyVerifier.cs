@@ -50,6 +50,9 @@ public sealed class ConcurrentKeyVerifier
         return count;
     }
 
+    /// <summary>One word of the bit set (ids 64 × i to 64 × i + 63).</summary>
+    internal ulong Word(int index) => Volatile.Read(ref _seen[index]);
+
     /// <summary>Records one arrival.</summary>
     /// <param name="key">The key that arrived.</param>
     /// <param name="distinct">The count of distinct keys after this one, when it was new.</param>

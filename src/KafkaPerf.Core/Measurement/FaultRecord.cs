@@ -73,11 +73,25 @@ public sealed record FaultRecord
     /// <summary>Records the client reported as failed, by error (the run's whole count; faults of one run share it).</summary>
     public IReadOnlyDictionary<string, long>? FailedByError { get; init; }
 
-    /// <summary>Records acknowledged and never read back (checked after the run by reading the topic from the start).</summary>
+    /// <summary>Records acknowledged and proven lost: the topic, read from the start after the run, was read past the
+    /// offset at which each was acknowledged without it. <see langword="null"/> when the read-back could not prove it
+    /// (<see cref="NotVerifiedReason"/> says why).</summary>
     public long? Lost { get; init; }
 
     /// <summary>Records read back more than once.</summary>
     public long? Duplicated { get; init; }
+
+    /// <summary>Acknowledged records the read-back did not see and could not prove lost: its read of some partition stopped
+    /// short of their offsets. <see langword="null"/> when every record was accounted for.</summary>
+    public long? NotVerified { get; init; }
+
+    /// <summary>Why the read-back could not account for every record, with where it stopped; <see langword="null"/> when
+    /// it could.</summary>
+    public string? NotVerifiedReason { get; init; }
+
+    /// <summary>Whether the read-back accounted for every acknowledged record (seen, or proven lost).</summary>
+    [System.Text.Json.Serialization.JsonIgnore]
+    public bool Verified => NotVerifiedReason is null && Lost is not null;
 
     /// <summary>The producer's <c>acks</c> and idempotence as the client ran them, beside what was lost.</summary>
     public string? Durability { get; init; }

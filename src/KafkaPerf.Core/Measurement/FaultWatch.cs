@@ -5,8 +5,9 @@ namespace KafkaPerf.Measurement;
 /// <summary>
 /// What a run with faults records beside its usual figures, allocation-free per record: per millisecond, the highest key
 /// acknowledged and the highest key that arrived (so that the first acknowledgement of a record due after any moment can
-/// be found afterwards: keys are due in order, key k at k / rate seconds from the origin), the keys acknowledged (to find
-/// what was lost), and failed records by error. Made before the run; the scenario tells it when its schedule starts.
+/// be found afterwards: keys are due in order, key k at k / rate seconds from the origin), the keys acknowledged and at
+/// which offsets (to prove what was lost, <see cref="Acknowledged"/>, which the run's delivery sinks fill), and failed
+/// records by error. Made before the run; the scenario tells it when its schedule starts.
 /// </summary>
 public sealed class FaultWatch
 {
@@ -22,10 +23,11 @@ public sealed class FaultWatch
     private long _ticksPerBucket = 1;
 
     /// <param name="records">Records of the run (keys 0..N-1).</param>
+    /// <param name="partitions">The topic's partitions.</param>
     /// <param name="length">How long the run may last, drain included: later events count in the last millisecond.</param>
     /// <param name="clock">The run's clock.</param>
     /// <param name="rate">The offered rate, records per second.</param>
-    public FaultWatch(long records, TimeSpan length, IClock clock, double rate)
+    public FaultWatch(long records, int partitions, TimeSpan length, IClock clock, double rate)
     {
         ArgumentNullException.ThrowIfNull(clock);
         Clock = clock;
@@ -35,14 +37,15 @@ public sealed class FaultWatch
         _arrivals = new long[buckets];
         Array.Fill(_acks, -1);
         Array.Fill(_arrivals, -1);
-        Acknowledged = new ConcurrentKeyVerifier(records);
+        Acknowledged = new AcknowledgedOffsets(partitions, records);
     }
 
     /// <summary>The run's clock.</summary>
     public IClock Clock { get; }
 
-    /// <summary>Every key acknowledged, once.</summary>
-    public ConcurrentKeyVerifier Acknowledged { get; }
+    /// <summary>Every key acknowledged, once, and the offsets at which the partitions' acknowledgements end: the run's
+    /// delivery sinks fill it, the read-back after the run proves against it.</summary>
+    public AcknowledgedOffsets Acknowledged { get; }
 
     /// <summary>Completes with the clock times of the run's origin (its first record due) and of the start of its
     /// measured part, once the scenario has set its schedule.</summary>
@@ -61,12 +64,9 @@ public sealed class FaultWatch
         _started.TrySetResult((origin, measuredStart));
     }
 
-    /// <summary>An acknowledgement now (the clock time <paramref name="now"/>).</summary>
-    public void OnAcknowledged(long key, long now)
-    {
-        Acknowledged.Observe(key, out _);
-        RaiseTo(ref _acks[Bucket(now)], key);
-    }
+    /// <summary>An acknowledgement now (the clock time <paramref name="now"/>), for the times around the faults; the
+    /// key and its offset go to <see cref="Acknowledged"/> separately.</summary>
+    public void OnAcknowledged(long key, long now) => RaiseTo(ref _acks[Bucket(now)], key);
 
     /// <summary>A record consumed for the first time now.</summary>
     public void OnArrived(long key, long now) => RaiseTo(ref _arrivals[Bucket(now)], key);

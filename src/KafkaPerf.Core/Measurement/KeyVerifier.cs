@@ -54,6 +54,19 @@ public sealed class KeyVerifier
     /// <summary>Whether every expected key has been seen.</summary>
     public bool IsComplete => Distinct == ExpectedCount;
 
+    /// <summary>Ids that <paramref name="acknowledged"/> holds and this verifier has not seen: the acknowledged records a
+    /// read missed. Exact once both have stopped.</summary>
+    /// <param name="acknowledged">The ids acknowledged, a verifier of the same range.</param>
+    /// <returns>The count.</returns>
+    public long CountMissing(ConcurrentKeyVerifier acknowledged)
+    {
+        ArgumentNullException.ThrowIfNull(acknowledged);
+        if (acknowledged.ExpectedCount != _range) throw new ArgumentException("The verifiers cover different ids.", nameof(acknowledged));
+        long count = 0;
+        for (int i = 0; i < _seen.Length; i++) count += (long)ulong.PopCount(acknowledged.Word(i) & ~_seen[i]);
+        return count;
+    }
+
     /// <summary>Records one arrival.</summary>
     /// <param name="key">The key that arrived.</param>
     /// <returns><see langword="true"/> when it was an expected key seen for the first time.</returns>

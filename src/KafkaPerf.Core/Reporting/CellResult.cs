@@ -70,8 +70,16 @@ public sealed record CellResult
     /// <summary>Medians of the resources the successful measured runs used; <see langword="null"/> when none recorded any.</summary>
     public CellResources? Resources { get; init; }
 
-    /// <summary>Records lost, over every measured run.</summary>
+    /// <summary>Records proven lost, over every measured run: acknowledged, and a read of their partition went past their
+    /// offset without them.</summary>
     public required long Lost { get; init; }
+
+    /// <summary>Acknowledged records not read and not proven lost (a read stopped short of them), over every measured run.</summary>
+    public long NotVerified { get; init; }
+
+    /// <summary>Measured runs whose read could not account for every acknowledged record (counted in
+    /// <see cref="FailedRuns"/> too): their figures are missing, not wrong.</summary>
+    public int NotVerifiedRuns { get; init; }
 
     /// <summary>Duplicates, over every measured run.</summary>
     public required long Duplicates { get; init; }

@@ -24,6 +24,12 @@ public sealed record ResultCellComparison(
     /// <summary>What was compared: <c>elapsed s</c> (bursts) or <c>p99 response µs</c> (rates).</summary>
     public string Metric => OfferedRate is null ? "elapsed s" : "p99 response µs";
 
+    /// <summary>The baseline's measured runs of this cell whose read could not account for every record (not compared).</summary>
+    public int BaselineNotVerified { get; init; }
+
+    /// <summary>The candidate's measured runs of this cell whose read could not account for every record (not compared).</summary>
+    public int CandidateNotVerified { get; init; }
+
     /// <summary>Whether the candidate is slower than the baseline by more than <paramref name="percent"/> % with the
     /// comparison's confidence: the lower end of the interval of the robust ratio lies above 1 + percent / 100.</summary>
     /// <param name="percent">The allowed slowdown, e.g. 10.</param>
@@ -44,13 +50,20 @@ public static class ResultComparison
         ArgumentNullException.ThrowIfNull(baseline);
         ArgumentNullException.ThrowIfNull(candidate);
         var candidateCells = Samples(candidate);
+        var baselineOpen = CellKey.NotVerifiedOf(baseline);
+        var candidateOpen = CellKey.NotVerifiedOf(candidate);
         var comparisons = new List<ResultCellComparison>();
         foreach (var (key, baseSamples) in Samples(baseline))
         {
             if (!candidateCells.TryGetValue(key, out var candidateSamples) || baseSamples.Count == 0 || candidateSamples.Count == 0) continue;
             comparisons.Add(new ResultCellComparison(key.Client, key.Scenario, key.MessageCount, key.PayloadBytes, key.Variant,
                 baseSamples.Count, candidateSamples.Count,
-                Comparison.Of(candidateSamples, baseSamples, MetricDirection.LowerIsBetter, tolerance)) { OfferedRate = key.Rate });
+                Comparison.Of(candidateSamples, baseSamples, MetricDirection.LowerIsBetter, tolerance))
+            {
+                OfferedRate = key.OfferedRate,
+                BaselineNotVerified = baselineOpen.TryGetValue(key, out var b) ? b.Runs : 0,
+                CandidateNotVerified = candidateOpen.TryGetValue(key, out var c) ? c.Runs : 0,
+            });
         }
         return comparisons;
     }
@@ -69,7 +82,7 @@ public static class ResultComparison
         {
             var e = c.ElapsedSeconds;
             writer.Write(string.Create(CultureInfo.InvariantCulture,
-                $"| {c.Client} | {c.Scenario.ToString().ToLowerInvariant()} | {c.Variant} | {c.MessageCount} | {c.PayloadBytes} | {(c.OfferedRate is { } rate ? rate.ToString("0.###", CultureInfo.InvariantCulture) : "–")} | {c.Metric} | {c.BaselineRuns} / {c.CandidateRuns} | {Percent(e.MeanRatio)} | {Percent(e.ShiftRatio)} | {Percent(e.ShiftRatioLow)} | {Percent(e.ShiftRatioHigh)} | {Verdict(e.Verdict)} |\n"));
+                $"| {c.Client} | {c.Scenario.ToString().ToLowerInvariant()} | {c.Variant} | {c.MessageCount} | {c.PayloadBytes} | {(c.OfferedRate is { } rate ? rate.ToString("0.###", CultureInfo.InvariantCulture) : "–")} | {c.Metric} | {c.BaselineRuns} / {c.CandidateRuns} | {Percent(e.MeanRatio)} | {Percent(e.ShiftRatio)} | {Percent(e.ShiftRatioLow)} | {Percent(e.ShiftRatioHigh)} | {Verdict(e.Verdict)}{CellKey.NotVerifiedMark(c.BaselineNotVerified, "baseline")}{CellKey.NotVerifiedMark(c.CandidateNotVerified, "candidate")} |\n"));
         }
     }
 
@@ -83,6 +96,5 @@ public static class ResultComparison
         _ => "inconclusive",
     };
 
-    private static Dictionary<(string Client, ScenarioKind Scenario, long MessageCount, int PayloadBytes, string Variant, double? Rate), IReadOnlyList<double>> Samples(BenchmarkResult result) =>
-        CellKey.CellsOf(result).ToDictionary(c => (c.Key.Client, c.Key.Scenario, c.Key.MessageCount, c.Key.PayloadBytes, c.Key.Variant, c.Key.OfferedRate), c => c.Value);
+    private static IReadOnlyDictionary<CellKey, IReadOnlyList<double>> Samples(BenchmarkResult result) => CellKey.CellsOf(result);
 }

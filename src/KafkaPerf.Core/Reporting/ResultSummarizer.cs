@@ -49,6 +49,8 @@ public static class ResultSummarizer
                     ResponseP99Samples = [.. ok.Where(r => r.ResponseTime is not null).Select(r => r.ResponseTime!.P99Micros)],
                     Resources = CellResources.Of(ok),
                     Lost = measured.Sum(r => r.Lost),
+                    NotVerified = measured.Sum(r => r.NotVerified),
+                    NotVerifiedRuns = measured.Count(r => !r.Verified),
                     Duplicates = measured.Sum(r => r.Duplicates),
                 });
             }

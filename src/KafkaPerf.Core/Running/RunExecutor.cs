@@ -79,6 +79,7 @@ internal sealed class RunExecutor
                 {
                     Client = client,
                     Topic = run.Topic,
+                    Partitions = BenchmarkRunner.PartitionsFor(plan, cell),
                     MessageCount = cell.MessageCount,
                     Payload = payload,
                     Settings = plan.SettingsFor(cell, run.Client),
@@ -109,7 +110,7 @@ internal sealed class RunExecutor
             }
             catch (Exception ex) when (ex is not OperationCanceledException)
             {
-                measurement = RunRecord.Failed(lost: cell.MessageCount, error: $"{TypeName(ex)}: {ex.Message}");
+                measurement = RunRecord.Failed($"{TypeName(ex)}: {ex.Message}");
             }
             catch (OperationCanceledException)
             {
@@ -176,7 +177,7 @@ internal sealed class RunExecutor
         }
         catch (Exception ex) when (ex is not OperationCanceledException)
         {
-            measurement = RunRecord.Failed(lost: run.Cell.MessageCount, error: $"{TypeName(ex)}: {ex.Message}");
+            measurement = RunRecord.Failed($"{TypeName(ex)}: {ex.Message}");
         }
         return run.Record(measurement);
     }

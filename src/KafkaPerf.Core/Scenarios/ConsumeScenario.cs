@@ -5,8 +5,10 @@ namespace KafkaPerf.Scenarios;
 
 /// <summary>
 /// Consume: the topic is filled first (untimed, by the same client), then the timed section runs from partition
-/// assignment to the arrival of the last expected record. Every key 0..N-1 is checked exactly once; a consume
-/// that stalls past the timeout ends as a failed run that says how many records arrived.
+/// assignment to the arrival of the last expected record. Every key 0..N-1 is checked exactly once. The read ends when
+/// every record has arrived or every partition has been read past its last acknowledged offset (then the records not seen
+/// are proven lost); a consume that stalls past the timeout before either ends as a failed run whose missing records are
+/// <em>not verified</em>, with where the read stopped.
 /// </summary>
 public sealed class ConsumeScenario : IScenario
 {
@@ -20,14 +22,15 @@ public sealed class ConsumeScenario : IScenario
         var clock = context.Clock;
         long expected = context.MessageCount;
 
-        var prefill = new DeliveryCounter(clock, expected, trackLatency: false);
+        var acknowledged = context.NewAcknowledgedOffsets(expected);
+        var prefill = new DeliveryCounter(clock, expected, trackLatency: false, acknowledged);
         using var watch = new StallWatch(context.StallTimeout, cancellationToken);
         try
         {
             watch.Watch("creating the producer that fills the topic", static () => 0);
             using var producer = context.CreateProducer(prefill, watch.Token, measured: false);
             if (ProduceScenario.SendAndFlush(producer, expected, context.Payload, prefill, watch, cancellationToken) is { } stall)
-                return new RunRecord { Sent = expected, Delivered = prefill.Delivered, Lost = expected - prefill.Delivered, Error = watch.Describe($"filling the topic before consuming, {stall}") };
+                return new RunRecord { Sent = expected, Delivered = prefill.Delivered, Error = watch.Describe($"filling the topic before consuming, {stall}") };
         }
         catch (Exception ex) when (ProduceScenario.Interrupted(ex, watch, cancellationToken))
         {
@@ -35,9 +38,10 @@ public sealed class ConsumeScenario : IScenario
             return new RunRecord { Sent = expected, Error = watch.Describe("filling the topic before consuming, no record sent") };
         }
         if (prefill.DescribeShortfall(expected, "filling the topic before consuming") is { } prefillError)
-            return new RunRecord { Sent = expected, Delivered = prefill.Delivered, Lost = expected - prefill.Delivered, Error = prefillError };
+            return new RunRecord { Sent = expected, Delivered = prefill.Delivered, Error = prefillError };
 
-        using var sink = new VerifyingRecordSink(clock, Verifier(context.Settings, expected), context.Payload, context.CheckPayload, RecordIdInValue.Prefix(context.Settings));
+        using var sink = new VerifyingRecordSink(clock, Verifier(context.Settings, expected), context.NewReadPositions(), context.Payload, context.CheckPayload,
+            RecordIdInValue.Prefix(context.Settings));
         using var breakdown = BurstBreakdown.For(context);
         using var consumer = context.CreateConsumer(watch.Token, breakdown is null ? null : breakdown.Add);
         bool completed;
@@ -47,6 +51,7 @@ public sealed class ConsumeScenario : IScenario
         var counters = ClientCounters.Start(context);
         IReadOnlyDictionary<string, double>? perMessage = null;
         RunResources? resources = null;
+        long readFrom = clock.GetTimestamp();
         consumer.StartPolling(sink);
         try
         {
@@ -56,7 +61,10 @@ public sealed class ConsumeScenario : IScenario
             // fraction of a millisecond after it, and cheaply (about 2 µs).
             bool assigned = ProgressWait.Until(sink.Assigned, static () => 0, context.StallTimeout, cancellationToken);
             counters.Rebase();
-            completed = assigned && ProgressWait.Until(sink.Completed, () => sink.Received, context.StallTimeout, cancellationToken);
+            // Done when every record arrived or - records missing - every partition was read past its last acknowledged
+            // offset, which proves them lost; progress is any record read.
+            completed = assigned && ProgressWait.Until(sink.Completed, () => DeliveryProof.ReadToTheEnd(acknowledged, sink.Positions),
+                () => sink.Received, context.StallTimeout, cancellationToken);
             if (completed) (perMessage, resources) = counters.Stop(expected);
             // A consumer that stalled leaves without waiting for a broker that may be gone.
             if (!completed || sink.Error is not null) watch.GiveUp("consuming");
@@ -69,6 +77,9 @@ public sealed class ConsumeScenario : IScenario
         breakdown?.Stop();
 
         var verifier = sink.Verifier;
+        var read = DeliveryProof.Judge(verifier.CountMissing(acknowledged.Keys), acknowledged, sink.Positions,
+            new TickConverter(clock.Frequency).ToSeconds(clock.GetTimestamp() - readFrom),
+            stoppedBecause: sink.Error is not null ? "the consumer failed" : completed ? null : $"nothing new for {context.StallTimeout.TotalSeconds:0.#} s");
         if (verifier.Excluded > 0 && sink.Error is null)
             sink.OnError($"{verifier.Excluded} records of aborted transactions were read (the consumer should read committed records only)");
         string? error = sink.Error is { } consumerError
@@ -79,13 +90,12 @@ public sealed class ConsumeScenario : IScenario
 
         return new RunRecord
         {
-            ElapsedSeconds = completed && sink.Error is null
+            ElapsedSeconds = completed && sink.Error is null && sink.CompletedAt != 0
                 ? new TickConverter(clock.Frequency).ToSeconds(sink.CompletedAt - sink.AssignedAt)
                 : double.NaN,
             Sent = expected,
             Delivered = prefill.Delivered,
             Received = sink.Received,
-            Lost = verifier.Lost,
             Duplicates = verifier.Duplicates,
             Unexpected = verifier.Unexpected,
             PayloadMismatches = sink.PayloadMismatches,
@@ -95,7 +105,7 @@ public sealed class ConsumeScenario : IScenario
             CountersPerMessage = perMessage,
             Resources = resources,
             Breakdown = breakdown?.Result,
-        };
+        }.With(read);
     }
 
     /// <summary>Keys 0..N-1 each once, except - with aborted transactions - those of the aborted ones, never.</summary>

@@ -18,9 +18,17 @@ internal sealed class DeliveryCounter : IDeliverySink
     private readonly long[]? _sendTimestamps;
     private readonly int _sampleShift;
 
-    public DeliveryCounter(IClock clock, long messageCount, bool trackLatency)
+    private readonly AcknowledgedOffsets? _acknowledged;
+
+    /// <param name="clock">The clock.</param>
+    /// <param name="messageCount">Records sent, with ids 0..messageCount-1.</param>
+    /// <param name="trackLatency">Whether send→ack latency is recorded.</param>
+    /// <param name="acknowledged">Notes where each record was acknowledged, for a later read's proofs; none when nothing
+    /// reads the records back.</param>
+    public DeliveryCounter(IClock clock, long messageCount, bool trackLatency, AcknowledgedOffsets? acknowledged = null)
     {
         _clock = clock;
+        _acknowledged = acknowledged;
         _ticks = new TickConverter(clock.Frequency);
         if (trackLatency)
         {
@@ -57,6 +65,18 @@ internal sealed class DeliveryCounter : IDeliverySink
     public string? FirstError => Volatile.Read(ref _firstError);
 
     public void OnDelivered(long key)
+    {
+        _acknowledged?.AddWithoutOffset(key);
+        Count(key);
+    }
+
+    public void OnDelivered(long key, int partition, long offset)
+    {
+        _acknowledged?.Add(key, partition, offset);
+        Count(key);
+    }
+
+    private void Count(long key)
     {
         if (_sendTimestamps is { } sent && (key & _sampleMask) == 0 && (ulong)(key >> _sampleShift) < (ulong)sent.Length)
         {

@@ -6,6 +6,8 @@ namespace KafkaPerf.Scenarios;
 /// <summary>
 /// Produce: keys are ordinals 0..N-1, the payload is prebuilt, and the timed section runs from the first send
 /// through the final flush. Where the client reports acknowledgements per record, send→ack latency is recorded too.
+/// Nothing is read back, so nothing is counted lost: records the broker did not acknowledge fail the run, as
+/// <see cref="RunRecord.Sent"/> − <see cref="RunRecord.Delivered"/>.
 /// </summary>
 public sealed class ProduceScenario : IScenario
 {
@@ -51,7 +53,6 @@ public sealed class ProduceScenario : IScenario
                 ElapsedSeconds = new TickConverter(clock.Frequency).ToSeconds(end - start),
                 Sent = context.MessageCount,
                 Delivered = delivered,
-                Lost = Math.Max(0, context.MessageCount - delivered),
                 LatencyHistogram = deliveries.Latency,
                 LatencySampleStride = deliveries.SampleStride,
                 Error = deliveries.DescribeShortfall(context.MessageCount, "produce"),
@@ -103,7 +104,6 @@ public sealed class ProduceScenario : IScenario
         ElapsedSeconds = double.NaN,
         Sent = count,
         Delivered = delivered,
-        Lost = count - delivered,
         Error = watch.Describe(detail),
     };
 

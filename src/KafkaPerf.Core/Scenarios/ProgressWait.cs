@@ -29,6 +29,31 @@ internal static class ProgressWait
         return true;
     }
 
+    /// <summary>Waits for <paramref name="done"/>, or until <paramref name="orElse"/> holds (checked every 50 ms, for an
+    /// end that no event signals).</summary>
+    /// <returns><see langword="true"/> when either came, <see langword="false"/> when <paramref name="progress"/> stalled
+    /// past the timeout.</returns>
+    public static bool Until(ManualResetEventSlim done, Func<bool> orElse, Func<long> progress, TimeSpan stallTimeout, CancellationToken cancellationToken)
+    {
+        long last = progress();
+        long lastChange = Stopwatch.GetTimestamp();
+        while (!done.Wait(PollMilliseconds, cancellationToken))
+        {
+            if (orElse()) return true;
+            long now = progress();
+            if (now != last)
+            {
+                last = now;
+                lastChange = Stopwatch.GetTimestamp();
+            }
+            else if (Stopwatch.GetElapsedTime(lastChange) > stallTimeout)
+            {
+                return done.IsSet || orElse();
+            }
+        }
+        return true;
+    }
+
     /// <summary>Waits until <paramref name="done"/> holds, checking every 50 ms.</summary>
     /// <returns><see langword="true"/> when it held, <see langword="false"/> when <paramref name="progress"/> stalled past the timeout.</returns>
     public static bool Until(Func<bool> done, Func<long> progress, TimeSpan stallTimeout, CancellationToken cancellationToken)

@@ -69,6 +69,8 @@ internal static class RecordIdInValue
 
         public void OnRecord(long key, ReadOnlySpan<byte> value) => inner.OnRecord(RecordKeys.IdOf(value), value);
 
+        public void OnRecordPosition(int partition, long offset) => inner.OnRecordPosition(partition, offset);
+
         public void OnError(string reason) => inner.OnError(reason);
     }
 }

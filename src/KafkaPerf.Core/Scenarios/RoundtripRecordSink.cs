@@ -4,14 +4,19 @@ using KafkaPerf.Measurement;
 
 namespace KafkaPerf.Scenarios;
 
-/// <summary>The roundtrip scenario's sink: each key is the send timestamp, so now − key is the produce→consume latency.</summary>
-internal sealed class RoundtripRecordSink(IClock clock, long expected) : SignallingRecordSink
+/// <summary>The roundtrip scenario's sink: each key is a record's id, checked exactly once; its first arrival's
+/// produce→consume latency is now − the send time noted for that id.</summary>
+internal sealed class RoundtripRecordSink(IClock clock, long[] sentAt, KeyVerifier verifier, ReadPositions positions) : SignallingRecordSink
 {
     private readonly TickConverter _ticks = new(clock.Frequency);
     private long _received;
     private long _lastAt;
 
     public LongHistogram Latency { get; } = Histograms.Create();
+
+    public KeyVerifier Verifier => verifier;
+
+    public ReadPositions Positions => positions;
 
     public long Received => Volatile.Read(ref _received);
 
@@ -20,13 +25,15 @@ internal sealed class RoundtripRecordSink(IClock clock, long expected) : Signall
     public override void OnRecord(long key, ReadOnlySpan<byte> value)
     {
         long now = clock.GetTimestamp();
-        Latency.RecordClamped(_ticks.ToNanoseconds(now - key));
-        long received = _received + 1;
-        Volatile.Write(ref _received, received);
-        if (received == expected)
+        Volatile.Write(ref _received, _received + 1);
+        if (!verifier.Observe(key)) return;
+        Latency.RecordClamped(_ticks.ToNanoseconds(now - Volatile.Read(ref sentAt[key])));
+        if (verifier.IsComplete)
         {
             Volatile.Write(ref _lastAt, now);
             Completed.Set();
         }
     }
+
+    public override void OnRecordPosition(int partition, long offset) => positions.Read(partition, offset);
 }

@@ -4,12 +4,13 @@ using KafkaPerf.Measurement;
 namespace KafkaPerf.Scenarios;
 
 /// <summary>
-/// Roundtrip: the consumer is assigned first; then every record's key is its send timestamp
-/// (<c>Stopwatch.GetTimestamp()</c> in the same process, so no clock skew), and the consumer records
-/// produce→consume latency for every record. The timed section runs from the first send to the last arrival.
+/// Roundtrip: the consumer is assigned first; then records 0..N-1 are sent with their ids as keys, each one's send time
+/// (<c>Stopwatch.GetTimestamp()</c> in the same process, so no clock skew) noted just before, and the consumer records
+/// produce→consume latency for every record's first arrival. The timed section runs from the first send to the last
+/// arrival. Every id is checked exactly once; a record is lost only when the read of its partition went past the offset
+/// at which it was acknowledged.
 /// </summary>
-/// <remarks>Keys are timestamps, so identities cannot be checked here: the count is (lost = expected − arrived);
-/// produce and consume runs check every key.</remarks>
+/// <remarks>The send times take 8 bytes per record, allocated before timing.</remarks>
 public sealed class RoundtripScenario : IScenario
 {
     private const int CancellationCheckMask = (1 << 16) - 1;
@@ -23,9 +24,11 @@ public sealed class RoundtripScenario : IScenario
         ArgumentNullException.ThrowIfNull(context);
         var clock = context.Clock;
         long expected = context.MessageCount;
-        var deliveries = new DeliveryCounter(clock, expected, trackLatency: false);
+        var acknowledged = context.NewAcknowledgedOffsets(expected);
+        var deliveries = new DeliveryCounter(clock, expected, trackLatency: false, acknowledged);
+        var sentAt = new long[expected];
 
-        using var sink = new RoundtripRecordSink(clock, expected);
+        using var sink = new RoundtripRecordSink(clock, sentAt, ConsumeScenario.Verifier(context.Settings, expected), context.NewReadPositions());
         using var watch = new StallWatch(context.StallTimeout, cancellationToken);
         using var breakdown = BurstBreakdown.For(context);
         using var consumer = context.CreateConsumer(watch.Token, breakdown is null ? null : breakdown.Add);
@@ -35,6 +38,7 @@ public sealed class RoundtripScenario : IScenario
         string? stall = null;
         IReadOnlyDictionary<string, double>? perMessage = null;
         RunResources? resources = null;
+        long readFrom = clock.GetTimestamp();
         consumer.StartPolling(sink);
         try
         {
@@ -52,16 +56,21 @@ public sealed class RoundtripScenario : IScenario
                 watch.Watch("sending", () => deliveries.Delivered + deliveries.Failed);
                 var token = watch.Token;
                 firstSend = clock.GetTimestamp();
-                producer.Send(firstSend, payload);
-                for (long sent = 1; sent < expected; sent++)
+                sentAt[0] = firstSend;
+                producer.Send(0, payload);
+                for (long id = 1; id < expected; id++)
                 {
-                    if ((sent & CancellationCheckMask) == 0) token.ThrowIfCancellationRequested();
-                    producer.Send(clock.GetTimestamp(), payload);
+                    if ((id & CancellationCheckMask) == 0) token.ThrowIfCancellationRequested();
+                    Volatile.Write(ref sentAt[id], clock.GetTimestamp());
+                    producer.Send(id, payload);
                 }
                 watch.Watch("flushing", () => deliveries.Delivered + deliveries.Failed);
                 producer.Flush(token);
                 watch.Idle();
-                completed = ProgressWait.Until(sink.Completed, () => sink.Received, context.StallTimeout, cancellationToken);
+                // Done when every record arrived or - records missing - every partition was read past its last
+                // acknowledged offset, which proves them lost.
+                completed = ProgressWait.Until(sink.Completed, () => DeliveryProof.ReadToTheEnd(acknowledged, sink.Positions),
+                    () => sink.Received, context.StallTimeout, cancellationToken);
                 (perMessage, resources) = counters.Stop(expected);
                 breakdown?.Stop();
             }
@@ -80,20 +89,25 @@ public sealed class RoundtripScenario : IScenario
         }
 
         long received = sink.Received;
+        var verifier = sink.Verifier;
+        var read = DeliveryProof.Judge(verifier.CountMissing(acknowledged.Keys), acknowledged, sink.Positions,
+            new TickConverter(clock.Frequency).ToSeconds(clock.GetTimestamp() - readFrom),
+            stoppedBecause: sink.Error is not null ? "the consumer failed" : completed ? null : $"nothing new for {context.StallTimeout.TotalSeconds:0.#} s");
         string? error = stall is not null ? stall
             : sink.Error is { } consumerError ? $"consumer error after {received} of {expected} records: {consumerError}"
             : !assigned ? $"no partition was assigned within {context.StallTimeout.TotalSeconds:0.#} s"
             : deliveries.DescribeShortfall(expected, "roundtrip") is { } shortfall ? shortfall
             : completed ? null
-            : $"stalled: {received} of {expected} records arrived, nothing new for {context.StallTimeout.TotalSeconds:0.#} s";
+            : $"stalled: {verifier.Distinct} of {expected} records arrived ({received} with duplicates), nothing new for {context.StallTimeout.TotalSeconds:0.#} s";
 
         return new RunRecord
         {
-            ElapsedSeconds = error is null ? new TickConverter(clock.Frequency).ToSeconds(sink.LastAt - firstSend) : double.NaN,
+            ElapsedSeconds = error is null && sink.LastAt != 0 ? new TickConverter(clock.Frequency).ToSeconds(sink.LastAt - firstSend) : double.NaN,
             Sent = assigned ? expected : 0,
             Delivered = deliveries.Delivered,
             Received = received,
-            Lost = Math.Max(0, expected - received),
+            Duplicates = verifier.Duplicates,
+            Unexpected = verifier.Unexpected,
             LatencyHistogram = sink.Latency,
             PrefetchEnabled = consumer.PrefetchEnabled,
             Error = error,
@@ -102,6 +116,6 @@ public sealed class RoundtripScenario : IScenario
             CountersPerMessage = perMessage,
             Resources = resources,
             Breakdown = breakdown?.Result,
-        };
+        }.With(read);
     }
 }

@@ -58,8 +58,19 @@ public sealed record RunRecord
     /// <summary>Records consumed (every arrival, duplicates included).</summary>
     public long Received { get; init; }
 
-    /// <summary>Records expected but never delivered or consumed.</summary>
+    /// <summary>Acknowledged records proven lost: a read of their partition went past the offset at which they were
+    /// acknowledged without seeing them. 0 for a produce run, which reads nothing back (its unacknowledged records are
+    /// <see cref="Sent"/> − <see cref="Delivered"/>).</summary>
     public long Lost { get; init; }
+
+    /// <summary>Acknowledged records the run's read did not see and could not prove lost: the read of some partition
+    /// stopped before their offsets (<see cref="NotVerifiedReason"/> says where). Never counted in <see cref="Lost"/>.</summary>
+    public long NotVerified { get; init; }
+
+    /// <summary>Why records are <see cref="NotVerified"/>, with where the read stopped (<c>read to offset 1200 of 2749 on
+    /// partition 0 in 20 s</c>); <see langword="null"/> when every acknowledged record was seen or proven lost, or nothing
+    /// was read.</summary>
+    public string? NotVerifiedReason { get; init; }
 
     /// <summary>Records consumed more than once.</summary>
     public long Duplicates { get; init; }
@@ -73,8 +84,13 @@ public sealed record RunRecord
     /// <summary>Whether prefetching was on for the consumer.</summary>
     public bool PrefetchEnabled { get; init; }
 
-    /// <summary>Whether the run succeeded: no error, nothing lost, no duplicate, nothing unexpected.</summary>
-    public bool Succeeded => Error is null && Lost == 0 && Duplicates == 0 && Unexpected == 0 && PayloadMismatches == 0;
+    /// <summary>Whether the run succeeded: no error, every record read accounted for, nothing lost, no duplicate, nothing
+    /// unexpected.</summary>
+    public bool Succeeded => Error is null && Lost == 0 && NotVerifiedReason is null && Duplicates == 0 && Unexpected == 0 && PayloadMismatches == 0;
+
+    /// <summary>Whether the run's read accounted for every acknowledged record (seen or proven lost), or read nothing.</summary>
+    [JsonIgnore]
+    public bool Verified => NotVerifiedReason is null;
 
     /// <summary>Why the run failed; <see langword="null"/> when it succeeded.</summary>
     public string? Error { get; init; }
@@ -174,11 +190,15 @@ public sealed record RunRecord
     [JsonIgnore]
     public IReadOnlyDictionary<string, string>? ConsumerConfig { get; init; }
 
-    /// <summary>A run that failed: nothing timed, <paramref name="lost"/> records never delivered.</summary>
+    /// <summary>A run that failed: nothing timed, nothing read.</summary>
     /// <param name="error">Why.</param>
-    /// <param name="lost">Records it was to deliver (0 when it failed before sending anything).</param>
     /// <returns>The record.</returns>
-    public static RunRecord Failed(string error, long lost = 0) => new() { ElapsedSeconds = double.NaN, Lost = lost, Error = error };
+    public static RunRecord Failed(string error) => new() { ElapsedSeconds = double.NaN, Error = error };
+
+    /// <summary>The record with what its read proved: the records it proved lost, and those it could not verify.</summary>
+    /// <param name="outcome">The read's outcome.</param>
+    /// <returns>The record.</returns>
+    public RunRecord With(ReadOutcome outcome) => this with { Lost = outcome.Lost, NotVerified = outcome.NotVerified, NotVerifiedReason = outcome.Reason };
 
     /// <summary>The record with what follows from its figures and its identity (<see cref="MessageCount"/>,
     /// <see cref="PayloadBytes"/>): rates, percentile summaries of its histograms, and the error of a failed
@@ -203,8 +223,10 @@ public sealed record RunRecord
 
     /// <summary>What a verification that failed found.</summary>
     [JsonIgnore]
-    public string VerificationError => string.Create(CultureInfo.InvariantCulture,
-        $"verification failed: {Lost} lost, {Duplicates} duplicated, {Unexpected} unexpected, {PayloadMismatches} payload mismatches");
+    public string VerificationError => NotVerifiedReason is { } reason && Lost == 0 && Duplicates == 0 && Unexpected == 0 && PayloadMismatches == 0
+        ? $"not verified: {reason}"
+        : string.Create(CultureInfo.InvariantCulture,
+            $"verification failed: {Lost} lost, {Duplicates} duplicated, {Unexpected} unexpected, {PayloadMismatches} payload mismatches{(NotVerifiedReason is { } r ? $"; not verified: {r}" : string.Empty)}");
 
     private static LatencySummary? Summary(HistogramBase? histogram) =>
         histogram is { TotalCount: > 0 } h ? LatencySummary.From(h, unitsPerMicrosecond: 1000) : null;

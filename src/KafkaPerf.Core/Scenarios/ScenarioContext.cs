@@ -12,6 +12,9 @@ public sealed record ScenarioContext
     /// <summary>The run's own topic, already created.</summary>
     public required string Topic { get; init; }
 
+    /// <summary>The topic's partitions: the reads' proofs are kept per partition.</summary>
+    public int Partitions { get; init; } = 1;
+
     /// <summary>How many records to send (and expect).</summary>
     public required long MessageCount { get; init; }
 
@@ -61,6 +64,17 @@ public sealed record ScenarioContext
 
     /// <summary>The consumer group of this run.</summary>
     public string GroupId => Topic + "__group";
+
+    /// <summary>A ledger of the offsets at which this run's records are acknowledged, for the reads' proofs: the records
+    /// of aborted transactions are left out (a reader of committed records never sees them).</summary>
+    /// <param name="records">The ids sent, 0..records-1.</param>
+    /// <returns>The ledger.</returns>
+    public AcknowledgedOffsets NewAcknowledgedOffsets(long records) =>
+        new(Partitions, records, Settings is { TransactionRecords: { } size, AbortRatio: { } ratio } && ratio > 0 ? id => TransactionPlan.IsAbortedRecord(id, size, ratio) : null);
+
+    /// <summary>How far this run's reads go, per partition (read out of order in a share group).</summary>
+    /// <returns>The positions.</returns>
+    public ReadPositions NewReadPositions() => new(Partitions, ordered: !Settings.Group.IsShare());
 
     /// <summary>The spec of one of this run's producers.</summary>
     /// <param name="cancellation">Ends the producer's blocking calls: the run's token or a stall watch's.</param>

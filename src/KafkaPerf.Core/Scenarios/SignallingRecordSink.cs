@@ -18,6 +18,8 @@ internal abstract class SignallingRecordSink : IRecordSink, IDisposable
 
     public abstract void OnRecord(long key, ReadOnlySpan<byte> value);
 
+    public abstract void OnRecordPosition(int partition, long offset);
+
     public void OnError(string reason)
     {
         Interlocked.CompareExchange(ref _error, reason, null);

@@ -3,8 +3,9 @@ using KafkaPerf.Measurement;
 
 namespace KafkaPerf.Scenarios;
 
-/// <summary>The consume scenario's sink: verifies keys 0..N-1 and stamps assignment and completion.</summary>
-internal sealed class VerifyingRecordSink(IClock clock, KeyVerifier verifier, ReadOnlyMemory<byte> expectedPayload, bool checkPayload, int prefix = 0)
+/// <summary>The consume scenario's sink: verifies keys 0..N-1, notes how far the read went per partition, and stamps
+/// assignment and completion.</summary>
+internal sealed class VerifyingRecordSink(IClock clock, KeyVerifier verifier, ReadPositions positions, ReadOnlyMemory<byte> expectedPayload, bool checkPayload, int prefix = 0)
     : SignallingRecordSink
 {
     private long _received;
@@ -12,6 +13,8 @@ internal sealed class VerifyingRecordSink(IClock clock, KeyVerifier verifier, Re
     private long _completedAt;
 
     public KeyVerifier Verifier => verifier;
+
+    public ReadPositions Positions => positions;
 
     public long Received => Volatile.Read(ref _received);
 
@@ -40,4 +43,6 @@ internal sealed class VerifyingRecordSink(IClock clock, KeyVerifier verifier, Re
             Completed.Set();
         }
     }
+
+    public override void OnRecordPosition(int partition, long offset) => positions.Read(partition, offset);
 }

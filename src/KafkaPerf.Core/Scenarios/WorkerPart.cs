@@ -52,8 +52,11 @@ public sealed record WorkerPart
     /// <summary>Records its consumers received.</summary>
     public long Received { get => Run?.Received ?? 0; init => Run = Measured with { Received = value }; }
 
-    /// <summary>Keys it missed; all of its share when it sent nothing back.</summary>
-    public long Lost { get => Run?.Lost ?? Records; init => Run = Measured with { Lost = value }; }
+    /// <summary>Keys it proved lost (its read went past them); none when it sent nothing back.</summary>
+    public long Lost { get => Run?.Lost ?? 0; init => Run = Measured with { Lost = value }; }
+
+    /// <summary>Keys it did not see and could not prove lost; all of its share when it sent nothing back.</summary>
+    public long NotVerified { get => Run?.NotVerified ?? Records; init => Run = Measured with { NotVerified = value }; }
 
     /// <summary>Keys it saw more than once.</summary>
     public long Duplicates { get => Run?.Duplicates ?? 0; init => Run = Measured with { Duplicates = value }; }

@@ -84,7 +84,7 @@ public class MeasurementMergeTests
     }
 
     [Fact]
-    public void Merge_AWorkerThatWentAway_FailsTheRunNamesItAndCountsItsShareAsLost()
+    public void Merge_AWorkerThatWentAway_FailsTheRunNamesItAndLeavesItsShareNotVerified()
     {
         var (parts, _) = ThreeWorkers();
 
@@ -97,7 +97,10 @@ public class MeasurementMergeTests
 
         Assert.False(merged.Succeeded);
         Assert.Contains("worker w1: stopped answering", merged.Error, StringComparison.Ordinal);
-        Assert.Equal(6_000, merged.Lost);
+        // Nothing is known of the records of a worker that went away: not verified, never counted lost.
+        Assert.Equal(0, merged.Lost);
+        Assert.Equal(6_000, merged.NotVerified);
+        Assert.Equal("worker w1 sent nothing back: its 6000 records are not verified", merged.NotVerifiedReason);
         Assert.Equal(parts[0].Sent + parts[2].Sent, merged.Sent);
         Assert.NotNull(merged.Workers![1].Error);
         Assert.Null(merged.Workers[0].Error);

@@ -19,7 +19,7 @@ public class InMemoryTopicTests
         // Before: 24 B per record unread in the topic (24 MB here); now consecutive keys share one entry.
         Assert.True(allocated < 1_000, $"{allocated} bytes for 1 000 000 records");
         var sink = new CollectingSink();
-        Assert.Equal(1_000_000, topic.Drain(sink));
+        Assert.Equal(1_000_000, topic.Drain(sink, 0));
         Assert.Equal(Enumerable.Range(0, 1_000_000).Select(i => (long)i), sink.Keys);
     }
 
@@ -43,7 +43,7 @@ public class InMemoryTopicTests
 
         var sink = new CollectingSink();
         int drained = 0;
-        while (drained < expected.Count) drained += topic.Drain(sink);
+        while (drained < expected.Count) drained += topic.Drain(sink, 0);
 
         Assert.Equal(expected, sink.Keys.Zip(sink.Values, (k, v) => (k, v)));
     }
@@ -61,7 +61,7 @@ public class InMemoryTopicTests
         var sink = new CollectingSink();
         producer.Start();
         int drained = 0;
-        while (drained < Count) drained += topic.Drain(sink);
+        while (drained < Count) drained += topic.Drain(sink, 0);
         producer.Join();
 
         Assert.Equal(Count, sink.Keys.Count);

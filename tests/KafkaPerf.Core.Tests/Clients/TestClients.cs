@@ -5,7 +5,7 @@ using KafkaPerf.Clients.InMemory;
 namespace KafkaPerf.Core.Tests.Clients;
 
 /// <summary>Wraps a client to watch its topic lifecycle and to inject consumer and topic-creation faults.</summary>
-internal sealed class TestClientFactory(InMemoryClientOptions options, long dropKey = -1, long duplicateKey = -1) : IBenchClientFactory
+internal sealed class TestClientFactory(InMemoryClientOptions options, long dropKey = -1, long duplicateKey = -1, long stopAtKey = -1) : IBenchClientFactory
 {
     /// <summary>Thrown instead of creating the topic (e.g. "it exists already").</summary>
     public Exception? FailBeforeCreating { get; init; }
@@ -61,9 +61,9 @@ internal sealed class TestClientFactory(InMemoryClientOptions options, long drop
     public IReadOnlyList<string> SettingsWarnings(ClientSettings settings) =>
         LingerWarning is not null && settings.LingerMs is null ? [LingerWarning] : [];
 
-    public IBenchClient Create(ClientConnection connection) => new Client(new InMemoryClient(options), this, dropKey, duplicateKey);
+    public IBenchClient Create(ClientConnection connection) => new Client(new InMemoryClient(options), this, dropKey, duplicateKey, stopAtKey);
 
-    private sealed class Client(InMemoryClient inner, TestClientFactory owner, long dropKey, long duplicateKey) : IBenchClient
+    private sealed class Client(InMemoryClient inner, TestClientFactory owner, long dropKey, long duplicateKey, long stopAtKey) : IBenchClient
     {
         public string Name => inner.Name;
 
@@ -81,7 +81,7 @@ internal sealed class TestClientFactory(InMemoryClientOptions options, long drop
             return new ClockedProducer(producer, clock, cost);
         }
 
-        public IBenchConsumer CreateConsumer(ConsumerSpec spec) => new FaultyConsumer(inner.CreateConsumer(spec), dropKey, duplicateKey, owner.JoinCpu);
+        public IBenchConsumer CreateConsumer(ConsumerSpec spec) => new FaultyConsumer(inner.CreateConsumer(spec), dropKey, duplicateKey, stopAtKey, owner.JoinCpu);
 
         public async ValueTask CreateTopicAsync(TopicSpec topic, CancellationToken cancellationToken)
         {
@@ -160,7 +160,7 @@ internal sealed class TestClientFactory(InMemoryClientOptions options, long drop
         }
     }
 
-    private sealed class FaultyConsumer(IBenchConsumer inner, long dropKey, long duplicateKey, TimeSpan joinCpu) : IBenchConsumer
+    private sealed class FaultyConsumer(IBenchConsumer inner, long dropKey, long duplicateKey, long stopAtKey, TimeSpan joinCpu) : IBenchConsumer
     {
         public IReadOnlyDictionary<string, string> EffectiveConfig => inner.EffectiveConfig;
 
@@ -171,7 +171,7 @@ internal sealed class TestClientFactory(InMemoryClientOptions options, long drop
             // On this thread, before the inner consumer starts and is assigned its partition.
             var until = System.Diagnostics.Stopwatch.GetTimestamp() + (long)(joinCpu.TotalSeconds * System.Diagnostics.Stopwatch.Frequency);
             while (System.Diagnostics.Stopwatch.GetTimestamp() < until) Thread.SpinWait(100);
-            inner.StartPolling(new FaultySink(sink, dropKey, duplicateKey));
+            inner.StartPolling(new FaultySink(sink, dropKey, duplicateKey, stopAtKey));
         }
 
         public void StopPolling() => inner.StopPolling();
@@ -179,17 +179,27 @@ internal sealed class TestClientFactory(InMemoryClientOptions options, long drop
         public void Dispose() => inner.Dispose();
     }
 
-    private sealed class FaultySink(IRecordSink inner, long dropKey, long duplicateKey) : IRecordSink
+    /// <summary>Drops one record (the read goes on past it, so its loss is proven), duplicates one, or stops reading at
+    /// one as a consumer whose fetches no longer come back would (the records from there on are not verified).</summary>
+    private sealed class FaultySink(IRecordSink inner, long dropKey, long duplicateKey, long stopAtKey) : IRecordSink
     {
+        private bool _stopped;
+
         public void OnAssigned() => inner.OnAssigned();
 
         public void OnError(string reason) => inner.OnError(reason);
 
         public void OnRecord(long key, ReadOnlySpan<byte> value)
         {
-            if (key == dropKey) return;
+            if (key == stopAtKey) _stopped = true;
+            if (_stopped || key == dropKey) return;
             inner.OnRecord(key, value);
             if (key == duplicateKey) inner.OnRecord(key, value);
+        }
+
+        public void OnRecordPosition(int partition, long offset)
+        {
+            if (!_stopped) inner.OnRecordPosition(partition, offset);
         }
     }
 }

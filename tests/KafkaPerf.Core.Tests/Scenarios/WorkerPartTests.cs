@@ -23,7 +23,7 @@ public class WorkerPartTests
         var read = JsonSerializer.Deserialize<WorkerPart>(json.ToJsonString(), ResultJson.Options)!;
 
         Assert.Equal(
-            ["worker", "index", "host", "processId", "version", "records", "producers", "sent", "delivered", "received", "lost", "duplicates", "elapsedSeconds", "achievedRate", "latency"],
+            ["worker", "index", "host", "processId", "version", "records", "producers", "sent", "delivered", "received", "lost", "notVerified", "duplicates", "elapsedSeconds", "achievedRate", "latency"],
             json.Select(p => p.Key));
         Assert.Equal(500, (long)json["sent"]!);
         Assert.Equal(1000.0, (double)json["latency"]!["maxMicros"]!, 0);
@@ -32,11 +32,12 @@ public class WorkerPartTests
     }
 
     [Fact]
-    public void AWorkerThatSentNothingBack_LostItsShareAndSaysWhy()
+    public void AWorkerThatSentNothingBack_ItsShareIsNotVerifiedNotLostAndItSaysWhy()
     {
         var part = new WorkerPart { Worker = "w0", Index = 0, Records = 6_000, Producers = 3, Error = "stopped answering during run 3" };
 
-        Assert.Equal((6_000, 3, 0), (part.Lost, part.Producers, part.Sent));
+        // Nothing is known of its records: not verified, never counted lost.
+        Assert.Equal((0, 6_000, 3, 0), (part.Lost, part.NotVerified, part.Producers, part.Sent));
         Assert.True(double.IsNaN(part.ElapsedSeconds));
         Assert.Equal("stopped answering during run 3", part.Error);
     }

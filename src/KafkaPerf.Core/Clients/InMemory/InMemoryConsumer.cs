@@ -61,6 +61,8 @@ internal sealed class InMemoryConsumer(PartitionedTopic topic, IReadOnlyDictiona
             inner.OnRecord(key, _value);
         }
 
+        public void OnRecordPosition(int partition, long offset) => inner.OnRecordPosition(partition, offset);
+
         public void OnError(string reason) => inner.OnError(reason);
     }
 }

@@ -31,8 +31,8 @@ internal sealed class InMemoryProducer : IBenchProducer
             _paused = true;
             Thread.Sleep(_options.PauseDuration);
         }
-        _topic.Append(key, value);
-        _sink.OnDelivered(key);
+        var (partition, offset) = _topic.Append(key, value);
+        _sink.OnDelivered(key, partition, offset);
     }
 
     public void Flush(CancellationToken cancellationToken) => cancellationToken.ThrowIfCancellationRequested();

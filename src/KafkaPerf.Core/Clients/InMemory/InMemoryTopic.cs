@@ -2,10 +2,10 @@ namespace KafkaPerf.Clients.InMemory;
 
 /// <summary>
 /// A single-producer, single-consumer queue of records kept in fixed-size segments of <em>runs</em>: records whose keys
-/// follow one another (k, k+1, …) with the same payload share one entry. Produce and consume send ordinal keys with
-/// one payload, so a topic of 10 000 000 records takes the memory of one run; roundtrip keys (timestamps) take one entry
-/// each, and read segments are recycled, so a roundtrip of any length runs in bounded memory too. A send allocates
-/// nothing in steady state.
+/// follow one another (k, k+1, …) with the same payload share one entry. Every scenario sends ordinal keys with one
+/// payload, so a topic of 10 000 000 records takes the memory of one run; keys out of order (several producers) take an
+/// entry each, and read segments are recycled, so a roundtrip of any length runs in bounded memory too. A send allocates
+/// nothing in steady state. A record's offset is its position in the queue.
 /// </summary>
 /// <remarks>One producer thread and one consumer thread at a time; a topic is read once, from the start. The producer
 /// only ever extends the newest run, and writes a run's count before publishing the record count: a consumer that has
@@ -38,7 +38,8 @@ internal sealed class InMemoryTopic
     public void DetachConsumer() => _consumerAttached = false;
 
     /// <summary>Appends a record (producer thread). Waits while a consumer is attached and the queue is full.</summary>
-    public void Append(long key, ReadOnlyMemory<byte> value)
+    /// <returns>The record's offset: its position in the queue, from 0.</returns>
+    public long Append(long key, ReadOnlyMemory<byte> value)
     {
         if (_consumerAttached && _published - Volatile.Read(ref _consumed) >= _maxQueued)
             WaitForRoom();
@@ -65,12 +66,15 @@ internal sealed class InMemoryTopic
             _writeIndex++;
         }
         // Publishing the count after the run is written makes the record visible to the consumer.
-        Volatile.Write(ref _published, _published + 1);
+        long offset = _published;
+        Volatile.Write(ref _published, offset + 1);
+        return offset;
     }
 
-    /// <summary>Hands every published, unread record to <paramref name="sink"/> (consumer thread).</summary>
+    /// <summary>Hands every published, unread record to <paramref name="sink"/> (consumer thread), each with its position
+    /// as its offset in <paramref name="partition"/>.</summary>
     /// <returns>How many records were handed over.</returns>
-    public int Drain(IRecordSink sink)
+    public int Drain(IRecordSink sink, int partition)
     {
         long available = Volatile.Read(ref _published);
         long position = _consumed;
@@ -92,6 +96,7 @@ internal sealed class InMemoryTopic
             }
 
             sink.OnRecord(_readSegment.FirstKeys[_readIndex] + _readOffset, _readSegment.Values[_readIndex].Span);
+            sink.OnRecordPosition(partition, position);
             _readOffset++;
             position++;
             handed++;

@@ -32,15 +32,12 @@ internal sealed class PartitionedTopic
     public void AddProducer() => Interlocked.Increment(ref _producers);
 
     /// <summary>Appends a record to its partition.</summary>
-    public void Append(long key, ReadOnlyMemory<byte> value)
+    /// <returns>The partition and the record's offset there.</returns>
+    public (int Partition, long Offset) Append(long key, ReadOnlyMemory<byte> value)
     {
         int index = _partitions.Length == 1 ? 0 : (int)((ulong)(key / KeysPerBlock) % (ulong)_partitions.Length);
-        if (Volatile.Read(ref _producers) <= 1)
-        {
-            _partitions[index].Append(key, value);
-            return;
-        }
-        lock (_appendLocks[index]) _partitions[index].Append(key, value);
+        if (Volatile.Read(ref _producers) <= 1) return (index, _partitions[index].Append(key, value));
+        lock (_appendLocks[index]) return (index, _partitions[index].Append(key, value));
     }
 
     /// <summary>A consumer joins the (single) group.</summary>
@@ -71,7 +68,7 @@ internal sealed class PartitionedTopic
         int handed = 0;
         for (int index = member % members; index < _partitions.Length; index += members)
         {
-            lock (_drainLocks[index]) handed += _partitions[index].Drain(sink);
+            lock (_drainLocks[index]) handed += _partitions[index].Drain(sink, index);
         }
         return handed;
     }

@@ -49,4 +49,36 @@ public sealed record CellKey(string Client, ScenarioKind Scenario, long MessageC
         foreach (var key in order) ordered.Add(key, cells[key]);
         return ordered;
     }
+
+    /// <summary>The cells of a result with measured runs whose read could not account for every acknowledged record: how
+    /// many, and the first one's reason. A comparison marks them: their figures are missing, not wrong.</summary>
+    /// <param name="result">The result.</param>
+    /// <returns>The cells with such runs.</returns>
+    public static IReadOnlyDictionary<CellKey, (int Runs, string Reason)> NotVerifiedOf(BenchmarkResult result)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        var cells = new Dictionary<CellKey, (int Runs, string Reason)>();
+        foreach (var run in result.Runs.Where(r => !r.IsWarmup && !r.Verified))
+        {
+            var key = new CellKey(run.Client, run.Scenario, run.MessageCount, run.PayloadBytes, run.Variant, run.OfferedRate);
+            cells[key] = cells.TryGetValue(key, out var seen) ? (seen.Runs + 1, seen.Reason) : (1, run.NotVerifiedReason!);
+        }
+        return cells;
+    }
+
+    /// <summary>One line per cell of a result with runs not verified, for a comparison to say on standard error: which
+    /// cell, how many runs, and why the first one could not be verified.</summary>
+    /// <param name="result">The result.</param>
+    /// <param name="whose">Whose result: <c>candidate</c> or <c>baseline</c>.</param>
+    /// <returns>The lines; none when every run was verified.</returns>
+    public static IEnumerable<string> NotVerifiedLines(BenchmarkResult result, string whose) =>
+        NotVerifiedOf(result).Select(c => string.Create(CultureInfo.InvariantCulture,
+            $"kafkaperf: {c.Key.Describe()}: {c.Value.Runs} {whose} run{(c.Value.Runs == 1 ? " was" : "s were")} not verified and not compared ({c.Value.Reason})."));
+
+    /// <summary>How a comparison marks a cell with runs not verified, e.g. <c>; 1 candidate run not verified</c>.</summary>
+    /// <param name="runs">The runs not verified.</param>
+    /// <param name="whose">Whose runs: <c>candidate</c> or <c>baseline</c>.</param>
+    /// <returns>The mark; empty for none.</returns>
+    public static string NotVerifiedMark(int runs, string whose) =>
+        runs == 0 ? string.Empty : string.Create(CultureInfo.InvariantCulture, $"; {runs} {whose} run{(runs == 1 ? string.Empty : "s")} not verified");
 }

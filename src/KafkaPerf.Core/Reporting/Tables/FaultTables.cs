@@ -16,7 +16,8 @@ public static class FaultTables
         Left("succeeded"), Left("fault"), Left("did"), Right("node"), Right("firedAtSeconds"), Right("backAtSeconds"), Right("leaderBefore"),
         Right("newLeader"), Right("electionSeconds"), Left("inSyncBefore"), Left("inSyncAfter"), Right("inSyncChangeSeconds"), Right("firstAckAfterFaultSeconds"), Right("firstAckAfterElectionSeconds"),
         Right("firstArrivalAfterFaultSeconds"), Right("baselineP99Micros"), Right("recoverySeconds"), Right("recoveryUnderGoalSeconds"),
-        Right("peakResponseMicros"), Right("sentInWindow"), Left("failedByError"), Right("lost"), Right("duplicated"), Left("durability"),
+        Right("peakResponseMicros"), Right("sentInWindow"), Left("failedByError"), Right("lost"), Right("duplicated"),
+        Right("notVerified"), Left("notVerifiedReason"), Left("durability"),
         Right("healSeconds"), Right("exitCode"), Left("error"),
     ];
 
@@ -40,7 +41,8 @@ public static class FaultTables
                     ExactCells.Number(f.InSyncChangeSeconds), ExactCells.Number(f.FirstAckAfterFaultSeconds),
                     ExactCells.Number(f.FirstAckAfterElectionSeconds), ExactCells.Number(f.FirstArrivalAfterFaultSeconds), ExactCells.Number(f.BaselineP99Micros),
                     ExactCells.Number(f.RecoverySeconds), ExactCells.Number(f.RecoveryUnderGoalSeconds), ExactCells.Number(f.PeakResponseMicros),
-                    ExactCells.Number(f.SentInWindow), Failures(f), ExactCells.Number(f.Lost), ExactCells.Number(f.Duplicated), f.Durability ?? string.Empty,
+                    ExactCells.Number(f.SentInWindow), Failures(f), ExactCells.Number(f.Lost), ExactCells.Number(f.Duplicated),
+                    ExactCells.Number(f.NotVerified), f.NotVerifiedReason ?? string.Empty, f.Durability ?? string.Empty,
                     ExactCells.Number(f.HealSeconds), ExactCells.Number(f.ExitCode), f.Error ?? string.Empty,
                 ]);
             }
@@ -68,7 +70,7 @@ public static class FaultTables
                 Seen(faults, f => f.FirstAckAfterElectionSeconds), Recovered(faults, f => f.RecoverySeconds),
                 .. goal ? [Recovered(faults, f => f.RecoveryUnderGoalSeconds)] : Array.Empty<string>(),
                 Millis(Median(faults.Select(f => f.BaselineP99Micros))), Millis(Median(faults.Select(f => f.PeakResponseMicros))),
-                F(faults.Sum(f => f.FailedByError?.Values.Sum() ?? 0)), Total(faults.Select(f => f.Lost)), Total(faults.Select(f => f.Duplicated)),
+                F(faults.Sum(f => f.FailedByError?.Values.Sum() ?? 0)), LostTotal(faults), Total(faults.Select(f => f.Duplicated)),
                 faults.Select(f => f.Durability).FirstOrDefault(d => d is not null) ?? "–", Seconds(Median(faults.Select(f => f.HealSeconds))),
             ]);
         }
@@ -76,7 +78,7 @@ public static class FaultTables
         [
             F(r.Sequence), r.Client, f.Fault, f.Did ?? f.Error ?? "–", Seconds(f.FiredAtSeconds), f.NewLeader is { } leader ? $"{leader} after {Seconds(f.ElectionSeconds)}" : "none seen",
             Seconds(f.FirstAckAfterFaultSeconds), Seconds(f.FirstAckAfterElectionSeconds), Seconds(f.RecoverySeconds), Millis(f.PeakResponseMicros),
-            Failures(f) is { Length: > 0 } failed ? failed : "0", F(f.Lost), F(f.Duplicated), Seconds(f.HealSeconds),
+            Failures(f) is { Length: > 0 } failed ? failed : "0", LostText(f), F(f.Duplicated), Seconds(f.HealSeconds),
         ])).ToList();
         yield return new ReportSection("Failover",
         [
@@ -86,7 +88,9 @@ public static class FaultTables
                 + "until then). First ack = until the client's first acknowledgement of a record due after the fault; after election = from the election to its "
                 + "first acknowledgement: the client's own part. Recovered = until every later interval's response p99 stayed within 2× its median before "
                 + $"the fault{(goal ? $" (and within the goal {result.Plan.RecoveryGoal})" : string.Empty)}; 'not by the end' when the run ended first. "
-                + "Lost = acknowledged and never read back (the topic read from the start after the run); dup = read more than once. Heal = until the "
+                + "Lost = acknowledged and proven lost: the topic, read from its start after the run, was read past the offset at which each was "
+                + "acknowledged without it; 'not verified' = the read-back stopped before those offsets (where: in the run's line below and the faults CSV), "
+                + "so nothing is known of them and they are not counted lost; dup = read more than once. Heal = until the "
                 + "cluster was whole again before the next run. Medians over the runs; failed, lost and dup are totals."),
             new ReportTable(
             [
@@ -118,7 +122,8 @@ public static class FaultTables
             : "no ack after it");
         parts.Add(f.RecoverySeconds is { } recovered ? $"p99 back within 2× after {Seconds(recovered)} s" : "p99 not back within 2× by the end");
         parts.Add($"peak {Millis(f.PeakResponseMicros)} ms");
-        parts.Add($"lost {F(f.Lost)}, dup {F(f.Duplicated)}{(Failures(f) is { Length: > 0 } failed ? $", failed {failed}" : string.Empty)}");
+        parts.Add($"lost {LostText(f)}, dup {F(f.Duplicated)}{(Failures(f) is { Length: > 0 } failed ? $", failed {failed}" : string.Empty)}");
+        if (f.NotVerifiedReason is { } reason) parts.Add($"not verified: {reason}");
         if (f.HealSeconds is { } heal) parts.Add($"healed in {Seconds(heal)} s");
         return string.Join("; ", parts);
     }
@@ -153,6 +158,17 @@ public static class FaultTables
     {
         var present = values.OfType<double>().ToList();
         return present.Count == 0 ? null : Statistics.Summary.Of(present).Median;
+    }
+
+    /// <summary>A fault's lost records, or how many are not verified when the read-back could not prove it.</summary>
+    private static string LostText(FaultRecord f) => f.Lost is { } lost ? F(lost) : f.NotVerified is { } open ? $"{F(open)} not verified" : "–";
+
+    /// <summary>The lost records over the runs, and those not verified when some read-back could not prove it.</summary>
+    private static string LostTotal(IReadOnlyList<FaultRecord> faults)
+    {
+        long open = faults.Sum(f => f.NotVerified ?? 0);
+        string lost = Total(faults.Select(f => f.Lost));
+        return faults.Any(f => f.NotVerifiedReason is not null) ? $"{(lost == "–" ? "0" : lost)} + {F(open)} not verified" : lost;
     }
 
     private static string Total(IEnumerable<long?> values)

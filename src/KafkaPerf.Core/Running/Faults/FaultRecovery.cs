@@ -16,14 +16,14 @@ internal static class FaultRecovery
     /// <param name="record">The run as measured.</param>
     /// <param name="watch">Its acknowledgements, arrivals and failures.</param>
     /// <param name="goal">The latency goal recovery is also measured against; <see langword="null"/> for none.</param>
-    /// <param name="readBack">Records acknowledged and never read back, and read more than once; <see langword="null"/>
-    /// when the topic could not be read back.</param>
+    /// <param name="readBack">What reading the topic back proved about the acknowledged records, and how many were read
+    /// more than once; <see langword="null"/> when nothing was acknowledged (nothing to read back).</param>
     /// <returns>One record per fault.</returns>
     internal static IReadOnlyList<FaultRecord> Records(IReadOnlyList<FaultOutcome> outcomes, RunRecord record, FaultWatch watch, LatencyGoal? goal,
-        (long Lost, long Duplicated)? readBack) =>
+        (ReadOutcome Read, long Duplicated)? readBack) =>
         [.. outcomes.Select(o => Record(o, record, watch, goal, readBack))];
 
-    private static FaultRecord Record(FaultOutcome outcome, RunRecord record, FaultWatch watch, LatencyGoal? goal, (long Lost, long Duplicated)? readBack)
+    private static FaultRecord Record(FaultOutcome outcome, RunRecord record, FaultWatch watch, LatencyGoal? goal, (ReadOutcome Read, long Duplicated)? readBack)
     {
         var result = new FaultRecord
         {
@@ -38,8 +38,10 @@ internal static class FaultRecovery
             ExitCode = outcome.Action?.ExitCode,
             Output = outcome.Action?.Output,
             FailedByError = watch.Failures.Count > 0 ? new SortedDictionary<string, long>(watch.Failures.ToDictionary(p => p.Key, p => p.Value), StringComparer.Ordinal) : null,
-            Lost = readBack?.Lost,
+            Lost = readBack is { Read.Verified: true } proven ? proven.Read.Lost : null,
             Duplicated = readBack?.Duplicated,
+            NotVerified = readBack is { Read.Verified: false } open ? open.Read.NotVerified : null,
+            NotVerifiedReason = readBack?.Read.Reason,
             Durability = Durability(record.ProducerConfig),
         };
         if (outcome.FiredAt == 0) return result;

@@ -7,16 +7,13 @@ namespace KafkaPerf.Running.Faults;
 
 /// <summary>
 /// The faults of one measured run: the <see cref="FaultWatch"/> its scenario records into, the <see cref="FaultDriver"/>
-/// that fires them beside it, and, once the run is over, the topic read back (what was acknowledged and lost, what was
-/// duplicated) and every fault's recovery figures.
+/// that fires them beside it, and, once the run is over, the topic read back (what was acknowledged and proven lost, what
+/// was duplicated, or - when the read could not get that far - what is not verified) and every fault's recovery figures.
 /// </summary>
 internal sealed class FaultRun : IDisposable
 {
     /// <summary>How long after the run's end the cluster is still watched for the partition's next leader.</summary>
     private static readonly TimeSpan WatchAfterRun = TimeSpan.FromSeconds(2);
-
-    /// <summary>How long the read-back waits once nothing new arrives.</summary>
-    private static readonly TimeSpan ReadBackIdle = TimeSpan.FromSeconds(3);
 
     private readonly IReadOnlyList<FaultSpec> _faults;
     private readonly FaultDriver _driver;
@@ -43,7 +40,7 @@ internal sealed class FaultRun : IDisposable
         if (plan.Faults.Count == 0 || run.IsWarmup || connection.Faults is not { } injector || plan.LoadOf(run.Cell) is not { } load) return null;
         // The series may go on after the last record is due, while the backlog drains: up to the stall timeout and more.
         var length = load.Warmup + load.Duration + plan.StallTimeout + TimeSpan.FromSeconds(30);
-        var watch = new FaultWatch(load.TotalRecords, length, clock, load.RecordsPerSecond);
+        var watch = new FaultWatch(load.TotalRecords, BenchmarkRunner.PartitionsFor(plan, run.Cell), length, clock, load.RecordsPerSecond);
         var goal = plan.RecoveryGoal is { } g ? LatencyGoal.ParseList(g)[0] : null;
         return new FaultRun([.. plan.Faults.Select(FaultSpec.Parse)], watch, new FaultDriver(injector, watch, run.Topic, plan.StallTimeout), goal);
     }
@@ -59,8 +56,8 @@ internal sealed class FaultRun : IDisposable
         _scenarioOver.Cancel();
         _stopWatching.CancelAfter(WatchAfterRun);
         var outcomes = await _outcomes;
-        (long, long)? readBack = null;
-        if (Watch.Acknowledged.Distinct > 0)
+        (ReadOutcome, long) readBack = (ReadOutcome.Complete, 0);
+        if (Watch.Acknowledged.Keys.Distinct > 0)
         {
             readBack = await Task.Factory.StartNew(() => ReadBack(client, recorded.Topic, settings, stallTimeout, runToken),
                 runToken, TaskCreationOptions.LongRunning, TaskScheduler.Default);
@@ -84,50 +81,57 @@ internal sealed class FaultRun : IDisposable
         _outcomes?.ContinueWith(static t => _ = t.Exception, CancellationToken.None, TaskContinuationOptions.OnlyOnFaulted, TaskScheduler.Default);
     }
 
-    /// <summary>Reads the topic from its start with a group of its own until every acknowledged key has been read, or
-    /// nothing new arrives for <see cref="ReadBackIdle"/>, within the stall timeout; <see langword="null"/> when it could
-    /// not be read, or was still reading when the time was up.</summary>
-    private (long Lost, long Duplicated)? ReadBack(IBenchClient client, string topic, ClientSettings settings, TimeSpan stallTimeout, CancellationToken token)
+    /// <summary>Reads the topic from its start with a group of its own until every acknowledged key has been read or every
+    /// partition has been read past its last acknowledged offset (then the keys not read are proven lost). No idle time
+    /// ends it: a read that makes no progress for the stall timeout (no record, no assignment) ends with the keys not read
+    /// <em>not verified</em>, saying where it stopped - a slow cluster makes it slower, never wrong.</summary>
+    private (ReadOutcome Read, long Duplicated) ReadBack(IBenchClient client, string topic, ClientSettings settings, TimeSpan stallTimeout, CancellationToken token)
     {
-        var read = new ConcurrentKeyVerifier(Watch.Acknowledged.ExpectedCount);
-        var sink = new ReadBackSink(read);
+        var acknowledged = Watch.Acknowledged;
+        var read = new ConcurrentKeyVerifier(acknowledged.Keys.ExpectedCount);
+        var positions = new ReadPositions(acknowledged.Partitions);
+        var sink = new ReadBackSink(read, positions);
+        long started = System.Diagnostics.Stopwatch.GetTimestamp();
+        string? stopped = null;
         try
         {
-            using var consumer = Scenarios.RecordIdInValue.Wrap(client.CreateConsumer(new ConsumerSpec(topic, topic + "__readback", settings, UsePrefetch: false)
+            using var consumer = Scenarios.RecordIdInValue.Wrap(client.CreateConsumer(new ConsumerSpec(topic, ReadBackGroup(topic), settings, UsePrefetch: false)
             {
                 Cancellation = token,
                 StallTimeout = stallTimeout,
             }), settings);
             consumer.StartPolling(sink);
-            var deadline = DateTime.UtcNow + stallTimeout;
-            long last = -1;
-            var lastChange = DateTime.UtcNow;
-            while (DateTime.UtcNow < deadline && sink.Error is null)
+            try
             {
-                token.ThrowIfCancellationRequested();
-                if (Watch.Acknowledged.CountNotIn(read) == 0) break;
-                long now = read.Distinct + read.Duplicates;
-                if (now != last)
-                {
-                    last = now;
-                    lastChange = DateTime.UtcNow;
-                }
-                else if (sink.Assigned && DateTime.UtcNow - lastChange > ReadBackIdle) break;
-                Thread.Sleep(20);
+                bool finished = ProgressWait.Until(
+                    () => sink.Error is not null || acknowledged.Keys.CountNotIn(read) == 0 || DeliveryProof.ReadToTheEnd(acknowledged, positions),
+                    () => read.Distinct + read.Duplicates + positions.Total + (sink.Assigned ? 1 : 0), stallTimeout, token);
+                stopped = sink.Error is { } error ? $"the read-back's consumer failed: {error}"
+                    : finished ? null
+                    : !sink.Assigned ? $"no partition was assigned to the read-back within {stallTimeout.TotalSeconds:0.#} s"
+                    : $"the read-back read nothing new for {stallTimeout.TotalSeconds:0.#} s";
             }
-            consumer.StopPolling();
-            // Still reading when the time was up: what was not read yet is not known to be lost.
-            bool cutShort = Watch.Acknowledged.CountNotIn(read) > 0 && DateTime.UtcNow >= deadline && DateTime.UtcNow - lastChange <= ReadBackIdle;
-            if (sink.Error is not null || !sink.Assigned || cutShort) return null;
+            finally
+            {
+                consumer.StopPolling();
+            }
         }
         catch (Exception ex) when (ex is not OperationCanceledException and not OutOfMemoryException)
         {
-            return null;
+            stopped = $"the read-back failed: {ex.GetType().Name}: {ex.Message}";
         }
-        return (Watch.Acknowledged.CountNotIn(read), read.Duplicates);
+        var outcome = DeliveryProof.Judge(acknowledged.Keys.CountNotIn(read), acknowledged, positions,
+            System.Diagnostics.Stopwatch.GetElapsedTime(started).TotalSeconds, stopped);
+        // A read that ended early but still went past every acknowledged offset proves as much as one that did not.
+        return (outcome, read.Duplicates);
     }
 
-    private sealed class ReadBackSink(ConcurrentKeyVerifier read) : IRecordSink
+    /// <summary>The read-back's consumer group, a group of its own.</summary>
+    /// <param name="topic">The run's topic.</param>
+    /// <returns>The group.</returns>
+    internal static string ReadBackGroup(string topic) => topic + "__readback";
+
+    private sealed class ReadBackSink(ConcurrentKeyVerifier read, ReadPositions positions) : IRecordSink
     {
         private volatile bool _assigned;
         private volatile string? _error;
@@ -139,6 +143,8 @@ internal sealed class FaultRun : IDisposable
         public void OnAssigned() => _assigned = true;
 
         public void OnRecord(long key, ReadOnlySpan<byte> value) => read.Observe(key, out _);
+
+        public void OnRecordPosition(int partition, long offset) => positions.Read(partition, offset);
 
         public void OnError(string reason) => _error ??= reason;
     }

@@ -15,7 +15,8 @@ namespace KafkaPerf.Scenarios.Load;
 /// starts together once every producer (and every consumer's assignment) is ready; no client or process starts inside the
 /// timed section.</para>
 /// <para>M consumers join one group on a topic with at least M partitions. Every key is checked exactly once across
-/// them.</para>
+/// them; the read ends when every key has arrived or every partition has been read past its last acknowledged offset
+/// (the keys not seen are then proven lost), and a read that stalls before either leaves them <em>not verified</em>.</para>
 /// <para>Latency: response time from when each timed record was due, service time from when it was actually sent,
 /// and the send delay between the two - for produce at the acknowledgement, for roundtrip at the arrival. A burst has
 /// no due time: its latency is the service time.</para>
@@ -62,6 +63,9 @@ public sealed partial class LoadScenario : IScenario
         {
             Faults = context.Faults, Breakdown = context.Breakdown, Runtime = context.Breakdown ? context.Client as IRuntimeProbe : null,
             Broker = context.Breakdown ? context.BrokerBreakdown : null,
+            // The read-back after a run with faults proves against the fault watch's ledger; a run that reads its own
+            // records against one of its own.
+            Acknowledged = context.Faults?.Acknowledged ?? (Kind == ScenarioKind.Produce ? null : context.NewAcknowledgedOffsets(schedule.TotalRecords)),
         };
         using var run = new LoadRun(this, context, state, cancellationToken);
         return run.Execute();
@@ -82,6 +86,9 @@ public sealed partial class LoadScenario : IScenario
         private readonly List<(IBenchConsumer Consumer, LoadRecordSink Sink)> _consumers = [];
         private readonly IntervalSampler _sampler;
         private ConcurrentKeyVerifier? _verifier;
+        private ReadPositions? _positions;
+        private long _readFrom;
+        private string? _readStopped;
         private long _completedAt;
         private long _backlogRecords;
         private long _backlogOrigin;
@@ -106,7 +113,7 @@ public sealed partial class LoadScenario : IScenario
         {
             long total = _schedule.TotalRecords;
             string? error = Kind == ScenarioKind.Consume ? Fill() : null;
-            if (error is not null) return new RunRecord { Sent = total, Lost = total, Error = error, Producers = _context.Producers, Consumers = _context.Consumers };
+            if (error is not null) return new RunRecord { Sent = total, Error = error, Producers = _context.Producers, Consumers = _context.Consumers };
 
             // A backlog: the consumers start once that many records are acknowledged (AwaitBacklog), not before the first send.
             long? backlog = Kind == ScenarioKind.Roundtrip && _schedule.IsRate && _context.Settings.BacklogBytes is { } bytes
@@ -114,6 +121,7 @@ public sealed partial class LoadScenario : IScenario
             if (Kind != ScenarioKind.Produce)
             {
                 _verifier = new ConcurrentKeyVerifier(total);
+                _positions = _context.NewReadPositions();
                 if (backlog is null) error = StartConsumers();
             }
             if (error is null && Kind != ScenarioKind.Consume) error = StartProducers();
@@ -152,7 +160,7 @@ public sealed partial class LoadScenario : IScenario
         /// <summary>Fills the topic before a consume (untimed, one producer, as the burst consume does).</summary>
         private string? Fill()
         {
-            var prefill = new DeliveryCounter(_context.Clock, _schedule.TotalRecords, trackLatency: false);
+            var prefill = new DeliveryCounter(_context.Clock, _schedule.TotalRecords, trackLatency: false, _state.Acknowledged);
             using var watch = new StallWatch(_context.StallTimeout, Token);
             try
             {
@@ -171,9 +179,10 @@ public sealed partial class LoadScenario : IScenario
 
         private string? StartConsumers()
         {
+            _readFrom = _state.Clock.GetTimestamp();
             for (int i = 0; i < _context.Consumers; i++)
             {
-                var sink = new LoadRecordSink(_state, _verifier!, recordLatency: Kind == ScenarioKind.Roundtrip, Complete);
+                var sink = new LoadRecordSink(_state, _verifier!, _positions!, recordLatency: Kind == ScenarioKind.Roundtrip, Complete);
                 var consumer = _context.CreateConsumer(Token, _state.Breakdown ? _state.AddBreakdownSource : null);
                 _consumers.Add((consumer, sink));
                 consumer.StartPolling(sink);
@@ -259,13 +268,19 @@ public sealed partial class LoadScenario : IScenario
                 : $"{delivered} of {_schedule.TotalRecords} records acknowledged after the flush.";
         }
 
-        /// <summary>Waits until every key has arrived; progress is any record consumed.</summary>
+        /// <summary>Waits until every key has arrived, or - keys missing - every partition has been read past its last
+        /// acknowledged offset (the producers are done by then: the ends are known); progress is any record consumed.</summary>
         private string? AwaitArrivals()
         {
-            bool done = ProgressWait.Until(_complete, () => _consumers.Sum(c => c.Sink.Consumed), _context.StallTimeout, Token);
+            bool done = ProgressWait.Until(_complete, () => DeliveryProof.ReadToTheEnd(_state.Acknowledged!, _positions!),
+                () => _consumers.Sum(c => c.Sink.Consumed), _context.StallTimeout, Token);
             if (_consumers.Select(c => c.Sink.Error).FirstOrDefault(e => e is not null) is { } consumerError)
+            {
+                _readStopped = "the consumer failed";
                 return $"consumer error after {_verifier!.Distinct} of {_schedule.TotalRecords} records: {consumerError}";
+            }
             if (done) return null;
+            _readStopped = $"nothing new for {_context.StallTimeout.TotalSeconds:0.#} s";
             return _consumers.All(c => c.Sink.AssignedAt == 0)
                 ? $"no partition was assigned within {_context.StallTimeout.TotalSeconds:0.#} s"
                 : $"stalled: {_verifier!.Distinct} of {_schedule.TotalRecords} records arrived ({_consumers.Sum(c => c.Sink.Consumed)} with duplicates), nothing new for {_context.StallTimeout.TotalSeconds:0.#} s";
@@ -312,13 +327,16 @@ public sealed partial class LoadScenario : IScenario
             }
             long delivered = _producers.Sum(w => w.Sink.Acknowledged);
             var verifier = _verifier;
+            var read = verifier is null || _state.Acknowledged is not { } acknowledged ? ReadOutcome.Complete
+                : DeliveryProof.Judge(acknowledged.Keys.CountNotIn(verifier), acknowledged, _positions!,
+                    ticks.ToSeconds(_state.Clock.GetTimestamp() - (_readFrom != 0 ? _readFrom : _state.Clock.GetTimestamp())),
+                    stoppedBecause: _readStopped ?? (error is not null && _readFrom == 0 ? "the consumers never started" : error is not null ? "the run failed first" : null));
             return new RunRecord
             {
                 ElapsedSeconds = elapsed,
                 Sent = Kind == ScenarioKind.Consume ? total : _producers.Sum(w => w.Sent.Value),
                 Delivered = Kind == ScenarioKind.Consume ? total : delivered,
                 Received = _consumers.Sum(c => c.Sink.Consumed),
-                Lost = verifier?.Lost ?? Math.Max(0, total - delivered),
                 Duplicates = verifier?.Duplicates ?? 0,
                 Unexpected = verifier?.Unexpected ?? 0,
                 Error = error,
@@ -344,7 +362,7 @@ public sealed partial class LoadScenario : IScenario
                     ? BacklogRecord.From(_backlogRecords, ticks.ToSeconds(_backlogReachedAt - _backlogOrigin), ticks.ToSeconds(_consumersReadyAt - _backlogOrigin),
                         _sampler.Intervals, offered.RecordsPerSecond)
                     : null,
-            };
+            }.With(read);
         }
 
         private RunRecord Failed(string error) => new()

@@ -42,6 +42,18 @@ internal sealed class LoadDeliverySink : IDeliverySink
 
     public void OnDelivered(long key)
     {
+        _state.Acknowledged?.AddWithoutOffset(key);
+        Acknowledge(key);
+    }
+
+    public void OnDelivered(long key, int partition, long offset)
+    {
+        _state.Acknowledged?.Add(key, partition, offset);
+        Acknowledge(key);
+    }
+
+    private void Acknowledge(long key)
+    {
         if (_state.Faults is { } faults) faults.OnAcknowledged(key, _state.Clock.GetTimestamp());
         if (_recordLatency && _state.Schedule.IsTimed(key))
         {
@@ -61,13 +73,14 @@ internal sealed class LoadDeliverySink : IDeliverySink
 }
 
 /// <summary>
-/// One consumer's records in a load run: every key is checked exactly once across the group, and timed records get
-/// their produce→consume response and service times.
+/// One consumer's records in a load run: every key is checked exactly once across the group, how far the group read
+/// each partition is noted, and timed records get their produce→consume response and service times.
 /// </summary>
 internal sealed class LoadRecordSink : IRecordSink
 {
     private readonly LoadState _state;
     private readonly ConcurrentKeyVerifier _verifier;
+    private readonly ReadPositions _positions;
     private readonly bool _recordLatency;
     private readonly LoadCounter _consumed;
     private readonly Action<long> _completed;
@@ -76,12 +89,14 @@ internal sealed class LoadRecordSink : IRecordSink
 
     /// <param name="state">The run.</param>
     /// <param name="verifier">The group's exactly-once check.</param>
+    /// <param name="positions">How far the group read each partition.</param>
     /// <param name="recordLatency">Whether arrivals time records (roundtrip runs).</param>
     /// <param name="completed">Called with the clock once the last expected key arrived.</param>
-    public LoadRecordSink(LoadState state, ConcurrentKeyVerifier verifier, bool recordLatency, Action<long> completed)
+    public LoadRecordSink(LoadState state, ConcurrentKeyVerifier verifier, ReadPositions positions, bool recordLatency, Action<long> completed)
     {
         _state = state;
         _verifier = verifier;
+        _positions = positions;
         _recordLatency = recordLatency;
         _completed = completed;
         _consumed = LoadState.Add(state.ConsumedCounters);
@@ -109,6 +124,8 @@ internal sealed class LoadRecordSink : IRecordSink
         }
         if (first && distinct == _verifier.ExpectedCount) _completed(_state.Clock.GetTimestamp());
     }
+
+    public void OnRecordPosition(int partition, long offset) => _positions.Read(partition, offset);
 
     public void OnError(string reason) => Interlocked.CompareExchange(ref _error, reason, null);
 }

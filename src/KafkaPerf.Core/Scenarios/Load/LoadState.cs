@@ -52,6 +52,10 @@ internal sealed class LoadState(SendSchedule schedule, IClock clock)
     /// <summary>What a run with faults records beside its figures; <see langword="null"/> without faults.</summary>
     public FaultWatch? Faults { get; init; }
 
+    /// <summary>Where each record was acknowledged, for the proofs of a read (the run's consumers, or the read-back after a
+    /// run with faults); <see langword="null"/> when nothing reads the records.</summary>
+    public AcknowledgedOffsets? Acknowledged { get; init; }
+
     /// <summary>The clock time the warm-up ends (the first measured record is due); set with the schedule's start.</summary>
     public long WarmupEnd { get; set; }
 

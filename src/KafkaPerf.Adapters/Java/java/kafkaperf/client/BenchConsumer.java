@@ -30,7 +30,8 @@ import org.apache.kafka.common.errors.WakeupException;
  * The Java side of the Java consumers: polls a {@link KafkaConsumer} and packs each poll's records into a direct
  * buffer that .NET owns, so one call hands .NET many records. Per record: the key's 8 bytes as they are on the wire
  * (big-endian, Kafka's {@code LongSerializer}; a missing key is 8 bytes of {@code 0xFF} with length -1 below, as
- * any other length), then the value's length (4 bytes, little-endian; -1 for null) and the value.
+ * any other length), the record's partition (4 bytes) and offset (8 bytes), then the value's length (4 bytes; -1 for
+ * null) and the value; the numbers little-endian.
  *
  * <p>With prefetch, a Java thread of its own polls the next batch while .NET handles the current one; the
  * {@link KafkaConsumer}, which is not thread-safe, is then used by that thread alone until it stops.
@@ -41,7 +42,7 @@ import org.apache.kafka.common.errors.WakeupException;
  * acknowledgement the next poll accepts the last one's records.
  */
 public final class BenchConsumer implements AutoCloseable {
-    private static final int HEADER = 8 + 4;
+    private static final int HEADER = 8 + 4 + 8 + 4;
 
     /** Share-group mode: 0 a classic group, 1 a share group with implicit acknowledgement, 2 with explicit. */
     public static final int CLASSIC = 0;
@@ -209,6 +210,8 @@ public final class BenchConsumer implements AutoCloseable {
             }
             if (key != null && key.length == 8) out.put(key);
             else out.putLong(-1L);
+            out.putInt(record.partition());
+            out.putLong(record.offset());
             out.putInt(value == null ? -1 : value.length);
             if (value != null) out.put(value);
             count++;

@@ -92,9 +92,9 @@ public final class BenchProducer implements AutoCloseable {
     }
 
     /** Reports one record's outcome to .NET, unless this producer is closed (its sink may be gone). */
-    void complete(long key, Exception exception) {
+    void complete(long key, RecordMetadata metadata, Exception exception) {
         if (closed) return;
-        if (exception == null) Native.delivered(sink, key);
+        if (exception == null) Native.delivered(sink, key, metadata.partition(), metadata.hasOffset() ? metadata.offset() : -1L);
         else Native.failed(sink, key, exception.toString());
     }
 
@@ -190,7 +190,7 @@ public final class BenchProducer implements AutoCloseable {
 
         @Override
         public void onCompletion(RecordMetadata metadata, Exception exception) {
-            owner.complete(key, exception);
+            owner.complete(key, metadata, exception);
         }
     }
 }

@@ -8,8 +8,8 @@ final class Native {
     private Native() {
     }
 
-    /** The broker acknowledged the record with this key. */
-    static native void delivered(long sink, long key);
+    /** The broker acknowledged the record with this key at this offset of this partition (-1: no offset, acks=0). */
+    static native void delivered(long sink, long key, int partition, long offset);
 
     /** The record with this key could not be delivered. */
     static native void failed(long sink, long key, String reason);

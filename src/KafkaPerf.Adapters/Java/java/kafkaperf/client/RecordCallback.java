@@ -18,6 +18,6 @@ public final class RecordCallback implements Callback {
 
     @Override
     public void onCompletion(RecordMetadata metadata, Exception exception) {
-        owner.complete(key, exception);
+        owner.complete(key, metadata, exception);
     }
 }
