@@ -89,6 +89,9 @@ public sealed record FaultRecord
     /// it could.</summary>
     public string? NotVerifiedReason { get; init; }
 
+    /// <summary>How long reading the topic back after the run took, from the read-back consumer's creation to its end.</summary>
+    public double? ReadBackSeconds { get; init; }
+
     /// <summary>Whether the read-back accounted for every acknowledged record (seen, or proven lost).</summary>
     [System.Text.Json.Serialization.JsonIgnore]
     public bool Verified => NotVerifiedReason is null && Lost is not null;

@@ -1,3 +1,5 @@
+using global::Confluent.Kafka;
+using global::Confluent.Kafka.Admin;
 using KafkaPerf.Adapters.Broker;
 using KafkaPerf.Adapters.Confluent;
 using KafkaPerf.Adapters.Java;
@@ -77,6 +79,9 @@ public sealed class FailoverTests(FailoverClusterFixture fixture) : IClassFixtur
             Assert.NotNull(fault.FirstAckAfterElectionSeconds);
             Assert.True(fault.SentInWindow > 0);
             Assert.True(fault.PeakResponseMicros > fault.BaselineP99Micros, $"{run.Client}: the outage shows in the peak response");
+            // Read back to the end: every record acknowledged was there (CI once saw all 2 750 counted lost by a read-back
+            // that gave up after 3 s of silence on the cluster with a dead node).
+            Assert.True(fault.Verified, $"{run.Client}: {fault.NotVerifiedReason}");
             Assert.Equal(0, fault.Lost);
             Assert.Equal(0, fault.Duplicated);
             Assert.Equal("acks=all, idempotence on", fault.Durability);
@@ -134,6 +139,7 @@ public sealed class FailoverTests(FailoverClusterFixture fixture) : IClassFixtur
         // Handed over without waiting for the stopped node's return (0.1-0.14 s on a quiet machine, docs/BENCHMARKS.md; a
         // controlled shutdown took 4.6 s on a CI machine running two suites and three broker JVMs on 2 cores).
         if (kind is FaultKind.MoveLeader or FaultKind.Stop) Assert.True(fault.ElectionSeconds < 15, $"{spec}: election after {fault.ElectionSeconds} s");
+        Assert.True(fault.Verified, fault.NotVerifiedReason);
         Assert.Equal(0, fault.Lost);
         Assert.NotNull(fault.HealSeconds);
         Assert.All(fixture.Cluster.Nodes, n => Assert.True(!n.Exited.IsCompleted && !n.IsPaused, $"node {n.NodeId} is not serving after healing"));
@@ -164,11 +170,130 @@ public sealed class FailoverTests(FailoverClusterFixture fixture) : IClassFixtur
             Assert.Null(fault.NewLeader);
             // (Within the run: on a CI machine under load a roundtrip's consumer lagged 12 s behind.)
             Assert.InRange(fault.FirstArrivalAfterFaultSeconds!.Value, 0, 30);
+            Assert.True(fault.Verified, fault.NotVerifiedReason);
             Assert.Equal(0, fault.Lost);
         }
         finally
         {
             File.Delete(marker);
+        }
+    }
+
+    [Fact]
+    public async Task ReadBack_FetchesHeldTwiceAsLongAsTheOldIdleWindow_EveryRecordAccountedForNoneLost()
+    {
+        // The read-back's consumers ask the broker to hold each fetch until 100 MB are there or 6 s have passed: their first
+        // records come 6 s after they joined, twice the 3 s of silence that once ended a read-back and counted every record
+        // of the run lost.
+        var plan = PlanOn("failover-slowread", "exec@1s:true", ScenarioKind.Produce, "confluent", "java")
+            .Override("confluent", "fetch.wait.max.ms", "6000").Override("confluent", "fetch.min.bytes", "100000000")
+            .Override("java", "fetch.max.wait.ms", "6000").Override("java", "fetch.min.bytes", "100000000").Build();
+
+        var result = await Runner().RunAsync(plan, cancellationToken: TestPaths.Timeout(4));
+
+        AssertTopicsDeleted(result);
+        Assert.Equal(2, result.Runs.Count);
+        foreach (var run in result.Runs)
+        {
+            Assert.True(run.Succeeded, $"{run.Client}: {run.Error}");
+            var fault = Assert.Single(run.Faults!);
+            Assert.True(fault.Verified, $"{run.Client}: {fault.NotVerifiedReason}");
+            Assert.Equal((0, 0), (fault.Lost, fault.Duplicated));
+            // The fetch was held: the read-back waited out the 6 s, and went on.
+            Assert.True(fault.ReadBackSeconds >= 5.5, $"{run.Client}: read back in {fault.ReadBackSeconds} s");
+        }
+    }
+
+    [Fact]
+    public async Task ReadBack_RecordsAcknowledgedThenDeletedFromTheLog_ExactlyThoseCountedLost()
+    {
+        const long Deleted = 200;
+        const string Prefix = "failover-deleted";
+        var plan = PlanOn(Prefix, "exec@1s:true", ScenarioKind.Produce, "confluent").Build();
+        using var admin = new AdminClientBuilder(new AdminClientConfig
+        {
+            BootstrapServers = fixture.Broker.Connection.BootstrapServers,
+        }).Build();
+        using var stop = CancellationTokenSource.CreateLinkedTokenSource(TestContext.Current.CancellationToken);
+        // While the run goes on: once partition 0 holds 300 records, everything below offset 200 is deleted with the Admin
+        // API - acknowledged (acks=all) and gone from the log before the read-back starts.
+        var deletion = Task.Run(async () =>
+        {
+            while (true)
+            {
+                stop.Token.ThrowIfCancellationRequested();
+                var topic = admin.GetMetadata(TimeSpan.FromSeconds(5)).Topics.Select(t => t.Topic).FirstOrDefault(t => t.StartsWith(Prefix + "__", StringComparison.Ordinal));
+                if (topic is not null)
+                {
+                    var end = await admin.ListOffsetsAsync([new TopicPartitionOffsetSpec
+                    {
+                        TopicPartition = new TopicPartition(topic, 0), OffsetSpec = OffsetSpec.Latest(),
+                    }]);
+                    if (end.ResultInfos[0].TopicPartitionOffsetError.Offset.Value >= 300)
+                    {
+                        await admin.DeleteRecordsAsync([new TopicPartitionOffset(topic, 0, Deleted)]);
+                        return topic;
+                    }
+                }
+                await Task.Delay(100, stop.Token);
+            }
+        }, stop.Token);
+
+        var result = await Runner().RunAsync(plan, cancellationToken: TestPaths.Timeout(3));
+        stop.Cancel();
+
+        Assert.StartsWith(Prefix, await deletion, StringComparison.Ordinal);
+        AssertTopicsDeleted(result);
+        var run = Assert.Single(result.Runs);
+        Assert.True(run.Succeeded, run.Error);
+        var fault = Assert.Single(run.Faults!);
+        Assert.True(fault.Verified, fault.NotVerifiedReason);
+        Assert.Equal(Deleted, fault.Lost);
+        Assert.Equal(0, fault.Duplicated);
+    }
+
+    [Fact]
+    public async Task ReadBack_ThatCannotGetPastItsFirstFetch_IsNotVerifiedSaysWhereItStoppedInEveryFormat()
+    {
+        // Fetches held for 60 s against a stall timeout of 10 s: the read-back has its partition and then nothing new for
+        // 10 s, and ends there - its records not verified, never counted lost.
+        var plan = PlanOn("failover-unfinished", "exec@1s:true", ScenarioKind.Produce, "confluent")
+            .StallTimeout(TimeSpan.FromSeconds(10))
+            .Override("confluent", "fetch.wait.max.ms", "60000").Override("confluent", "fetch.min.bytes", "100000000").Build();
+
+        var result = await Runner().RunAsync(plan, cancellationToken: TestPaths.Timeout(3));
+
+        AssertTopicsDeleted(result);
+        var run = Assert.Single(result.Runs);
+        var fault = Assert.Single(run.Faults!);
+        Assert.False(fault.Verified);
+        Assert.Null(fault.Lost);
+        Assert.Equal(run.Delivered, fault.NotVerified);
+        var reason = fault.NotVerifiedReason!;
+        Assert.Matches(@"^\d+ acknowledged records not read: the read-back read nothing new for 10 s; read to offset 0 of \d+ on partition 0 in \d+(\.\d)? s$", reason);
+        Assert.True(fault.ReadBackSeconds < 60, $"the read-back took {fault.ReadBackSeconds} s");
+        var folder = Directory.CreateTempSubdirectory("kafkaperf-unverified-");
+        try
+        {
+            var files = new List<string>();
+            foreach (var format in new[] { "json", "csv", "md", "html" })
+            {
+                Assert.True(KafkaPerf.Reporting.Exporters.DefaultExporters.TryGet(format, out var exporter));
+                files.AddRange(exporter.ExportToFolder(result, folder.FullName, "result"));
+            }
+            // The result's JSON, the faults CSV, the Markdown report and the HTML report each say where the read-back stopped.
+            foreach (var name in new[] { "result.json", "result-faults.csv", "result.md", "result.html" })
+            {
+                Assert.Contains(Path.Combine(folder.FullName, name), files);
+                var text = await File.ReadAllTextAsync(Path.Combine(folder.FullName, name), TestContext.Current.CancellationToken);
+                Assert.True(text.Contains(reason, StringComparison.Ordinal), $"{name} does not say where the read-back stopped");
+            }
+            // The failover table's lost column: "2 750 not verified".
+            Assert.Contains($"{fault.NotVerified!.Value.ToString("N0", System.Globalization.CultureInfo.InvariantCulture).Replace(',', ' ')} not verified", await File.ReadAllTextAsync(Path.Combine(folder.FullName, "result.md"), TestContext.Current.CancellationToken), StringComparison.Ordinal);
+        }
+        finally
+        {
+            folder.Delete(recursive: true);
         }
     }
 
@@ -178,10 +303,13 @@ public sealed class FailoverTests(FailoverClusterFixture fixture) : IClassFixtur
 
     private static BenchmarkPlanBuilder Plan(string fault, params string[] clients) => Plan(fault, ScenarioKind.Produce, clients);
 
-    /// <summary>Each test's topics are its own (named after its fault), so that one test's leftover fails that test and
-    /// no other: CI once saw three tests fail on a topic another had left.</summary>
     private static BenchmarkPlanBuilder Plan(string fault, ScenarioKind scenario, params string[] clients) =>
-        new BenchmarkPlanBuilder().Clients(clients).Scenarios(scenario).Topics("failover-" + fault.Split('@')[0].Replace(':', '-'))
+        PlanOn("failover-" + fault.Split('@')[0].Replace(':', '-'), fault, scenario, clients);
+
+    /// <summary>Each test's topics are its own (named after its fault, or given), so that one test's leftover fails that
+    /// test and no other: CI once saw three tests fail on a topic another had left.</summary>
+    private static BenchmarkPlanBuilder PlanOn(string topics, string fault, ScenarioKind scenario, params string[] clients) =>
+        new BenchmarkPlanBuilder().Clients(clients).Scenarios(scenario).Topics(topics)
             .PayloadSizes(100).Rates(500)
             .Duration(TimeSpan.FromSeconds(5)).LoadWarmup(Warmup).Repeat(1).Replication(3, 2).StallTimeout(TimeSpan.FromSeconds(20))
             .Settings(new ClientSettings { Acks = AcksMode.All, LingerMs = 1 }).Faults([fault]);

@@ -17,7 +17,7 @@ public static class FaultTables
         Right("newLeader"), Right("electionSeconds"), Left("inSyncBefore"), Left("inSyncAfter"), Right("inSyncChangeSeconds"), Right("firstAckAfterFaultSeconds"), Right("firstAckAfterElectionSeconds"),
         Right("firstArrivalAfterFaultSeconds"), Right("baselineP99Micros"), Right("recoverySeconds"), Right("recoveryUnderGoalSeconds"),
         Right("peakResponseMicros"), Right("sentInWindow"), Left("failedByError"), Right("lost"), Right("duplicated"),
-        Right("notVerified"), Left("notVerifiedReason"), Left("durability"),
+        Right("notVerified"), Left("notVerifiedReason"), Right("readBackSeconds"), Left("durability"),
         Right("healSeconds"), Right("exitCode"), Left("error"),
     ];
 
@@ -42,7 +42,7 @@ public static class FaultTables
                     ExactCells.Number(f.FirstAckAfterElectionSeconds), ExactCells.Number(f.FirstArrivalAfterFaultSeconds), ExactCells.Number(f.BaselineP99Micros),
                     ExactCells.Number(f.RecoverySeconds), ExactCells.Number(f.RecoveryUnderGoalSeconds), ExactCells.Number(f.PeakResponseMicros),
                     ExactCells.Number(f.SentInWindow), Failures(f), ExactCells.Number(f.Lost), ExactCells.Number(f.Duplicated),
-                    ExactCells.Number(f.NotVerified), f.NotVerifiedReason ?? string.Empty, f.Durability ?? string.Empty,
+                    ExactCells.Number(f.NotVerified), f.NotVerifiedReason ?? string.Empty, ExactCells.Number(f.ReadBackSeconds), f.Durability ?? string.Empty,
                     ExactCells.Number(f.HealSeconds), ExactCells.Number(f.ExitCode), f.Error ?? string.Empty,
                 ]);
             }
@@ -103,7 +103,18 @@ public static class FaultTables
                 Right("run"), Left("client"), Left("fault"), Left("what happened"), Right("fired at s"), Left("new leader"), Right("first ack s"),
                 Right("after election s"), Right("recovered s"), Right("peak ms"), Left("failed"), Right("lost"), Right("dup"), Right("heal s"),
             ], perRun),
+            .. NotVerified(runs),
         ]);
+    }
+
+    /// <summary>The read-backs that could not account for every record, each with where it stopped.</summary>
+    private static IEnumerable<ReportBlock> NotVerified(IReadOnlyList<RunRecord> runs)
+    {
+        var open = runs.SelectMany(r => r.Faults!.Where(f => f.NotVerifiedReason is not null).Select(f => $"run {F(r.Sequence)} ({r.Client}, {f.Fault}): not verified: {f.NotVerifiedReason}"))
+            .Distinct(StringComparer.Ordinal).ToList();
+        if (open.Count == 0) yield break;
+        yield return new ReportParagraph("Read-backs that could not account for every acknowledged record (nothing is known of the records they did not read):");
+        yield return new ReportList(open);
     }
 
     /// <summary>One fault of a run in one line, for progress: what happened and the recovery figures.</summary>

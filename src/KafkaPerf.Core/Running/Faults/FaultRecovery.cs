@@ -20,10 +20,10 @@ internal static class FaultRecovery
     /// more than once; <see langword="null"/> when nothing was acknowledged (nothing to read back).</param>
     /// <returns>One record per fault.</returns>
     internal static IReadOnlyList<FaultRecord> Records(IReadOnlyList<FaultOutcome> outcomes, RunRecord record, FaultWatch watch, LatencyGoal? goal,
-        (ReadOutcome Read, long Duplicated)? readBack) =>
+        (ReadOutcome Read, long Duplicated, double? Seconds)? readBack) =>
         [.. outcomes.Select(o => Record(o, record, watch, goal, readBack))];
 
-    private static FaultRecord Record(FaultOutcome outcome, RunRecord record, FaultWatch watch, LatencyGoal? goal, (ReadOutcome Read, long Duplicated)? readBack)
+    private static FaultRecord Record(FaultOutcome outcome, RunRecord record, FaultWatch watch, LatencyGoal? goal, (ReadOutcome Read, long Duplicated, double? Seconds)? readBack)
     {
         var result = new FaultRecord
         {
@@ -42,6 +42,7 @@ internal static class FaultRecovery
             Duplicated = readBack?.Duplicated,
             NotVerified = readBack is { Read.Verified: false } open ? open.Read.NotVerified : null,
             NotVerifiedReason = readBack?.Read.Reason,
+            ReadBackSeconds = readBack?.Seconds,
             Durability = Durability(record.ProducerConfig),
         };
         if (outcome.FiredAt == 0) return result;

@@ -56,7 +56,7 @@ internal sealed class FaultRun : IDisposable
         _scenarioOver.Cancel();
         _stopWatching.CancelAfter(WatchAfterRun);
         var outcomes = await _outcomes;
-        (ReadOutcome, long) readBack = (ReadOutcome.Complete, 0);
+        (ReadOutcome, long, double?) readBack = (ReadOutcome.Complete, 0, null);
         if (Watch.Acknowledged.Keys.Distinct > 0)
         {
             readBack = await Task.Factory.StartNew(() => ReadBack(client, recorded.Topic, settings, stallTimeout, runToken),
@@ -85,7 +85,7 @@ internal sealed class FaultRun : IDisposable
     /// partition has been read past its last acknowledged offset (then the keys not read are proven lost). No idle time
     /// ends it: a read that makes no progress for the stall timeout (no record, no assignment) ends with the keys not read
     /// <em>not verified</em>, saying where it stopped - a slow cluster makes it slower, never wrong.</summary>
-    private (ReadOutcome Read, long Duplicated) ReadBack(IBenchClient client, string topic, ClientSettings settings, TimeSpan stallTimeout, CancellationToken token)
+    private (ReadOutcome Read, long Duplicated, double? Seconds) ReadBack(IBenchClient client, string topic, ClientSettings settings, TimeSpan stallTimeout, CancellationToken token)
     {
         var acknowledged = Watch.Acknowledged;
         var read = new ConcurrentKeyVerifier(acknowledged.Keys.ExpectedCount);
@@ -120,10 +120,9 @@ internal sealed class FaultRun : IDisposable
         {
             stopped = $"the read-back failed: {ex.GetType().Name}: {ex.Message}";
         }
-        var outcome = DeliveryProof.Judge(acknowledged.Keys.CountNotIn(read), acknowledged, positions,
-            System.Diagnostics.Stopwatch.GetElapsedTime(started).TotalSeconds, stopped);
+        double seconds = System.Diagnostics.Stopwatch.GetElapsedTime(started).TotalSeconds;
         // A read that ended early but still went past every acknowledged offset proves as much as one that did not.
-        return (outcome, read.Duplicates);
+        return (DeliveryProof.Judge(acknowledged.Keys.CountNotIn(read), acknowledged, positions, seconds, stopped), read.Duplicates, seconds);
     }
 
     /// <summary>The read-back's consumer group, a group of its own.</summary>
