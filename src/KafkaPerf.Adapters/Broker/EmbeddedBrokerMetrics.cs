@@ -9,9 +9,11 @@ namespace KafkaPerf.Adapters.Broker;
 /// (<c>metrics</c>: its own MBeans, read on the pipe's reading thread) and summed over the nodes that answer.
 /// </summary>
 /// <remarks>Each node's figures are running totals (a histogram's count and sum, the JVM's collection time); an interval
-/// is the difference from that node's previous answer. A node that did not answer in time (paused) is left out until it
-/// answers again, when its difference covers the intervals it missed; a node started again (new process) begins a new
-/// count, and its first answer counts as is.</remarks>
+/// is the difference from that node's previous answer. An interval in which a serving node did not answer in time (250 ms:
+/// paused, or a machine too busy) has no broker figures, and neither has the interval of its next answer, whose
+/// difference covers the intervals it missed: a sum over some nodes, or over several intervals, would read as the
+/// broker's figure for one interval. A node started again (new process) begins a new count, and its first answer counts
+/// as is.</remarks>
 internal sealed class EmbeddedBrokerMetrics(EmbeddedKafkaBroker broker) : IBrokerBreakdown
 {
     // Produce, FetchConsumer, ShareFetch, each with 6 parts of 2 numbers, then the JVM's collection time and count.
@@ -22,6 +24,7 @@ internal sealed class EmbeddedBrokerMetrics(EmbeddedKafkaBroker broker) : IBroke
     private sealed class Count(EmbeddedKafkaBroker broker) : IBrokerBreakdownCount
     {
         private readonly Dictionary<int, (int ProcessId, double[] Totals)> _last = [];
+        private readonly HashSet<int> _missed = [];
 
         public BrokerBreakdown? TakeInterval(TimeSpan wait)
         {
@@ -36,18 +39,25 @@ internal sealed class EmbeddedBrokerMetrics(EmbeddedKafkaBroker broker) : IBroke
                 // A node that did not answer is left out below.
             }
             double[]? sum = null;
-            bool first = true;
+            bool first = true, whole = true;
             foreach (var (node, processId, answer) in asks)
             {
-                if (!answer.IsCompletedSuccessfully || Parse(answer.Result) is not { } totals) continue;
+                if (!answer.IsCompletedSuccessfully || Parse(answer.Result) is not { } totals)
+                {
+                    whole = false;
+                    _missed.Add(node.NodeId);
+                    continue;
+                }
                 bool known = _last.TryGetValue(node.NodeId, out var previous);
                 _last[node.NodeId] = (processId, totals);
+                // An answer after a missed one covers more than this interval.
+                if (_missed.Remove(node.NodeId) && known && previous.ProcessId == processId) whole = false;
                 if (!known) continue;
                 first = false;
                 sum ??= new double[Fields];
                 AddDelta(sum, previous.Totals, totals, restarted: previous.ProcessId != processId);
             }
-            if (first || sum is null) return null;
+            if (first || sum is null || !whole) return null;
             return new BrokerBreakdown
             {
                 Produce = Times(sum, 0),

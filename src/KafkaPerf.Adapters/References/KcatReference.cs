@@ -223,7 +223,11 @@ internal sealed class KcatClient(ClientConnection connection, KcatTool tool) : R
         using var process = ToolProcess.Start(tool.Path, arguments, tool.Environment);
         // kcat creates its producer (which connects to the bootstrap servers) before it reads its input: the timed section
         // starts once it waits for input, so neither the process start nor the connection is timed.
-        if (timed) WaitUntilReading(process.Id, cancellationToken);
+        if (timed && !WaitUntilReading(process.Id, context.StallTimeout, cancellationToken))
+        {
+            // Disposing the process kills it.
+            return (double.NaN, $"kcat -P did not start reading its input within {context.StallTimeout.TotalSeconds:0.#} s (--stall-timeout): its start would have been timed");
+        }
         long started = Stopwatch.GetTimestamp();
         // A kcat that stops reading would block the writes below: Ctrl+C or the timeout kills it, which ends them.
         using var guard = process.KillOn(RunTimeout(context), cancellationToken);
@@ -252,28 +256,31 @@ internal sealed class KcatClient(ClientConnection connection, KcatTool tool) : R
         return (elapsed, null);
     }
 
-    /// <summary>Waits (at most 5 s) until kcat blocks reading its standard input, then a little more for its connection.</summary>
-    private static void WaitUntilReading(int pid, CancellationToken cancellationToken)
+    /// <summary>Waits until kcat blocks reading its standard input (up to the stall timeout: a busy machine starts it
+    /// slowly, and its start must not be timed), then a little more for its connection, which it does not announce.</summary>
+    /// <returns><see langword="false"/> when it was still not reading at the limit; <see langword="true"/> when it was, or
+    /// when this system cannot tell (no <c>/proc</c>).</returns>
+    private static bool WaitUntilReading(int pid, TimeSpan limit, CancellationToken cancellationToken)
     {
-        var deadline = Stopwatch.GetTimestamp() + 5 * Stopwatch.Frequency;
-        while (Stopwatch.GetTimestamp() < deadline)
+        var deadline = Stopwatch.GetTimestamp() + (long)(limit.TotalSeconds * Stopwatch.Frequency);
+        bool reading = false;
+        while (!reading)
         {
             cancellationToken.ThrowIfCancellationRequested();
             try
             {
-                if (File.ReadAllText($"/proc/{pid}/wchan").Contains("pipe", StringComparison.Ordinal)) break;
+                reading = File.ReadAllText($"/proc/{pid}/wchan").Contains("pipe", StringComparison.Ordinal);
             }
-            catch (IOException)
+            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
             {
-                break;
+                reading = true;
             }
-            catch (UnauthorizedAccessException)
-            {
-                break;
-            }
+            if (reading) break;
+            if (Stopwatch.GetTimestamp() >= deadline) return false;
             Thread.Sleep(5);
         }
         Thread.Sleep(200);
+        return true;
     }
 
     /// <summary>A record delimiter that occurs nowhere in a run of payloads (kcat splits its input on it): 8 bytes, no NUL.</summary>

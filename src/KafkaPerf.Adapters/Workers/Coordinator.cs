@@ -40,11 +40,15 @@ public sealed class WorkersUnavailableException : Exception
 /// </summary>
 internal sealed class Coordinator : IRemoteRuns, IAsyncDisposable
 {
-    /// <summary>How far ahead of now the coordinator sets a run's start: every worker hears it before then.</summary>
+    /// <summary>How far ahead of now the coordinator sets a run's start at least: every worker hears it before then on a
+    /// quiet machine. A worker that heard it late says by how much, and the next run's margin is twice the latest lateness
+    /// more (<see cref="_startMargin"/>).</summary>
     public static readonly TimeSpan StartMargin = TimeSpan.FromMilliseconds(300);
 
     /// <summary>A worker heard within this long is there.</summary>
     private static readonly TimeSpan Present = TimeSpan.FromSeconds(3);
+
+    private TimeSpan _startMargin = StartMargin;
 
     private readonly IWorkerTransport _bus;
     private readonly string _group;
@@ -242,7 +246,7 @@ internal sealed class Coordinator : IRemoteRuns, IAsyncDisposable
             if (!started && participants.Where((w, i) => outcomes[i] is null).All(ready.Contains))
             {
                 // Everyone has its topic: the run starts for all at once, a moment from now.
-                Send(new WorkerMessage { Type = WorkerMessage.Start, From = _id, Plan = _planId, Sequence = run.Sequence, StartAtUnixMs = (DateTimeOffset.UtcNow + StartMargin).ToUnixTimeMilliseconds() });
+                Send(new WorkerMessage { Type = WorkerMessage.Start, From = _id, Plan = _planId, Sequence = run.Sequence, StartAtUnixMs = (DateTimeOffset.UtcNow + _startMargin).ToUnixTimeMilliseconds() });
                 started = true;
                 startedAt = Stopwatch.GetTimestamp();
                 _prepareMillis.Add(Stopwatch.GetElapsedTime(prepared).TotalMilliseconds);
@@ -269,13 +273,16 @@ internal sealed class Coordinator : IRemoteRuns, IAsyncDisposable
                     }
                 }
                 if (reply.Info is { } info) _infos.TryAdd(run.Client, info);
-                outcomes[index] = Outcome(reply.From, index, shares[index], measurement, measurement is null ? error ?? "it sent no measurement" : null);
+                outcomes[index] = Outcome(reply.From, index, shares[index], measurement, measurement is null ? error ?? "it sent no measurement" : null)
+                    with { StartedLateSeconds = reply.StartedLateMs / 1000 };
+                // A margin a worker missed grows, so that the next run starts together.
+                if (reply.StartedLateMs > 0) _startMargin = TimeSpan.FromMilliseconds(Math.Max(_startMargin.TotalMilliseconds, StartMargin.TotalMilliseconds + (2 * reply.StartedLateMs)));
             }
         }
         var merged = MeasurementMerge.Merge([.. outcomes.Select(o => o!)]);
         // What the protocol added after the run: from the agreed start plus the slowest worker's own run to its last result.
         if (startedAt != 0 && double.IsFinite(merged.ElapsedSeconds))
-            _collectMillis.Add((Stopwatch.GetElapsedTime(startedAt) - StartMargin).TotalMilliseconds - (merged.ElapsedSeconds + (merged.WarmupRecords > 0 && merged.OfferedRate is > 0 ? merged.WarmupRecords / merged.OfferedRate.Value : 0)) * 1000);
+            _collectMillis.Add((Stopwatch.GetElapsedTime(startedAt) - _startMargin).TotalMilliseconds - (merged.ElapsedSeconds + (merged.WarmupRecords > 0 && merged.OfferedRate is > 0 ? merged.WarmupRecords / merged.OfferedRate.Value : 0)) * 1000);
         return merged;
     }
 
@@ -290,7 +297,7 @@ internal sealed class Coordinator : IRemoteRuns, IAsyncDisposable
             return sorted.Count % 2 == 1 ? sorted[sorted.Count / 2] : (sorted[(sorted.Count / 2) - 1] + sorted[sorted.Count / 2]) / 2;
         }
         return $"workers: all {_workers.Count} ready {JoinTime.TotalSeconds:0.0} s after the plan began waiting for them (joined, plan read, clients created); per run, median {Median(_prepareMillis):0} ms from prepare to every worker ready "
-            + $"(topics created), then a {StartMargin.TotalMilliseconds:0} ms start margin, and median {(_collectMillis.Count > 0 ? Median(_collectMillis) : double.NaN):0} ms "
+            + $"(topics created), then a {StartMargin.TotalMilliseconds:0} ms start margin (at the end {_startMargin.TotalMilliseconds:0} ms), and median {(_collectMillis.Count > 0 ? Median(_collectMillis) : double.NaN):0} ms "
             + $"from the slowest worker's end to its results; {(_results > 0 ? _resultBytes / 1024.0 / _results : 0):0.0} KB of results per worker and run";
     }
 

@@ -36,7 +36,9 @@ public static class MeasurementMerge
         long delivered = measured.Sum(m => m.Delivered), sent = measured.Sum(m => m.Sent);
         var merged = new RunRecord
         {
-            ElapsedSeconds = measured.Count == 0 ? double.NaN : measured.Max(m => m.ElapsedSeconds),
+            // From the agreed start to the last worker's end: a worker that started late ends that much later.
+            ElapsedSeconds = measured.Count == 0 ? double.NaN
+                : outcomes.Where(o => o.Run is not null).Max(o => o.Run!.ElapsedSeconds + o.StartedLateSeconds),
             Sent = sent,
             Delivered = delivered,
             Received = measured.Sum(m => m.Received),

@@ -141,6 +141,7 @@ public sealed class WorkerLoop(Func<IReadOnlyList<string>, CancellationToken, Ta
                 var cell = WorkerShares.Of(_cells![message.Cell], index, count);
                 var run = new RunDescriptor(message.Sequence, plan.TotalRuns, cell, message.Client!, message.Repetition, $"{message.Topic}.w{index}");
                 Trace($"run {message.Sequence}: {message.Client}, share {index + 1} of {count}, topic {run.Topic}");
+                double lateMs = 0;
                 var measurement = await session.RunShareAsync(run, async ct =>
                 {
                     Send(new WorkerMessage { Type = WorkerMessage.Ready, From = name, Plan = planId, Sequence = message.Sequence });
@@ -148,7 +149,9 @@ public sealed class WorkerLoop(Func<IReadOnlyList<string>, CancellationToken, Ta
                     long at = await start.Task.WaitAsync(stall, ct);
                     var wait = DateTimeOffset.FromUnixTimeMilliseconds(at) - DateTimeOffset.UtcNow;
                     if (wait > TimeSpan.Zero) await Task.Delay(wait, ct);
-                    Trace($"run {message.Sequence}: started");
+                    // Heard after the agreed moment (a slow bus or machine): the coordinator's merge counts the lateness.
+                    else lateMs = -wait.TotalMilliseconds;
+                    Trace($"run {message.Sequence}: started{(lateMs > 0 ? $" {lateMs:0} ms late" : string.Empty)}");
                 }, token);
                 Trace($"run {message.Sequence}: done{(measurement?.Error is { } e ? $" ({e})" : string.Empty)}");
                 result = new WorkerMessage
@@ -157,6 +160,7 @@ public sealed class WorkerLoop(Func<IReadOnlyList<string>, CancellationToken, Ta
                     Measurement = measurement is null ? null : MeasurementWire.Serialize(measurement),
                     Info = session.DescribeShareClient(message.Client!),
                     Error = measurement is null ? "nothing was measured" : null,
+                    StartedLateMs = lateMs,
                 };
             }
             catch (OperationCanceledException) when (token.IsCancellationRequested)

@@ -85,6 +85,10 @@ internal sealed record WorkerMessage
     /// <summary>When the run starts, in Unix milliseconds (start).</summary>
     public long StartAtUnixMs { get; init; }
 
+    /// <summary>How late the worker started after <see cref="StartAtUnixMs"/>, in milliseconds: it heard "start" after
+    /// the agreed moment (result).</summary>
+    public double StartedLateMs { get; init; }
+
     /// <summary>What the worker measured, in <see cref="Distributed.MeasurementWire"/>'s form (result).</summary>
     public byte[]? Measurement { get; init; }
 

@@ -107,7 +107,9 @@ public sealed class FaultWatch
         int from = (int)Math.Clamp(Math.Floor(seconds * 1000) + (anyRecord ? 1 : 0), 0, buckets.Length);
         for (int i = from; i < buckets.Length; i++)
         {
-            if (Volatile.Read(ref buckets[i]) >= firstKey) return Math.Max(seconds, i / 1000.0);
+            // The last millisecond also holds everything later (a run that went on past the watch's length, on a slow
+            // machine): found there, the moment is not known, and no figure is better than one too small.
+            if (Volatile.Read(ref buckets[i]) >= firstKey) return i == buckets.Length - 1 ? null : Math.Max(seconds, i / 1000.0);
         }
         return null;
     }

@@ -1,3 +1,4 @@
+using System.Globalization;
 using KafkaPerf.Clients;
 using KafkaPerf.Measurement;
 using KafkaPerf.Payloads;
@@ -200,6 +201,13 @@ public sealed class BenchmarkRunner
                         }
                     }
                     runs.Add(record);
+                    if (record.ServiceTimeMissed > 0)
+                    {
+                        // Their response time was recorded; their service time could not be: the service percentiles of
+                        // this run leave out its slowest records.
+                        RunWarnings.Warn(warnings, progress, [string.Create(CultureInfo.InvariantCulture,
+                            $"Run {run.Sequence} ({name}): the service time of {record.ServiceTimeMissed} records was not recorded (still in flight after {Scenarios.Load.SendTimeRing.MaxCapacity} newer timed records): its service percentiles leave out its slowest records; its response times include them.")]);
+                    }
                     KafkaPerfTelemetry.RunCompleted(runSpan, record);
                     infos[name] = ResultSnapshot.WithConfig(infos[name], record, plan.SettingsVariants.Count > 1 ? cell.Variant : null);
                     // Saved before it is shown: a run on the screen is a run in the files.

@@ -58,6 +58,9 @@ public sealed record WorkerPart
     /// <summary>Keys it did not see and could not prove lost; all of its share when it sent nothing back.</summary>
     public long NotVerified { get => Run?.NotVerified ?? Records; init => Run = Measured with { NotVerified = value }; }
 
+    /// <summary>How long after the agreed moment it started (it heard "start" late); 0 when on time.</summary>
+    public double StartedLateSeconds { get; init; }
+
     /// <summary>Keys it saw more than once.</summary>
     public long Duplicates { get => Run?.Duplicates ?? 0; init => Run = Measured with { Duplicates = value }; }
 

@@ -84,6 +84,21 @@ public class MeasurementMergeTests
     }
 
     [Fact]
+    public void Merge_AWorkerThatStartedLate_TheRunLastsFromTheAgreedStartToItsEnd()
+    {
+        var (parts, _) = ThreeWorkers();
+
+        // Elapsed 2, 3 and 4 s; the first heard "start" 2.5 s late, so it ended 4.5 s after the agreed moment.
+        var merged = MeasurementMerge.Merge([.. parts.Select((m, i) => new WorkerPart
+        {
+            Worker = $"w{i}", Index = i, Records = m.Sent, Producers = 1, Run = m, StartedLateSeconds = i == 0 ? 2.5 : 0,
+        })]);
+
+        Assert.Equal(4.5, merged.ElapsedSeconds);
+        Assert.Equal(2.5, merged.Workers![0].StartedLateSeconds);
+    }
+
+    [Fact]
     public void Merge_AWorkerThatWentAway_FailsTheRunNamesItAndLeavesItsShareNotVerified()
     {
         var (parts, _) = ThreeWorkers();

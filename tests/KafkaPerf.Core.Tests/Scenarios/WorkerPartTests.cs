@@ -23,7 +23,7 @@ public class WorkerPartTests
         var read = JsonSerializer.Deserialize<WorkerPart>(json.ToJsonString(), ResultJson.Options)!;
 
         Assert.Equal(
-            ["worker", "index", "host", "processId", "version", "records", "producers", "sent", "delivered", "received", "lost", "notVerified", "duplicates", "elapsedSeconds", "achievedRate", "latency"],
+            ["worker", "index", "host", "processId", "version", "records", "producers", "sent", "delivered", "received", "lost", "notVerified", "startedLateSeconds", "duplicates", "elapsedSeconds", "achievedRate", "latency"],
             json.Select(p => p.Key));
         Assert.Equal(500, (long)json["sent"]!);
         Assert.Equal(1000.0, (double)json["latency"]!["maxMicros"]!, 0);

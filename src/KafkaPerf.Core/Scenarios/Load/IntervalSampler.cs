@@ -132,7 +132,14 @@ internal sealed class IntervalSampler : IDisposable
                 Volatile.Write(ref _allocatedAtWarmupEnd, Volatile.Read(ref _allocated));
                 announce();
             }
-            Take(Math.Max(boundary, _last + 1));
+            // The interval ends when its counters are read, not at its nominal boundary: a sampler woken late (a busy
+            // machine) or still busy with the last interval would otherwise label more, or fewer, seconds' records as one
+            // interval's. One that fell behind by whole intervals skips their boundaries: one longer interval, each figure
+            // over the time it really covers.
+            long now = _state.Clock.GetTimestamp();
+            Take(Math.Max(now, _last + 1));
+            long behind = (now - _firstBoundary) / _intervalTicks;
+            if (behind > k) k = behind;
         }
     }
 
