@@ -66,6 +66,7 @@ public sealed class ConnectedBroker : IBrokerLease
                     Brokers = brokers,
                     Security = security,
                     CheckReachable = (timeout, token) => ConfluentClientFactory.CheckReachableAsync(cluster.BootstrapServers, timeout, token, security),
+                    Readiness = new ConfluentClusterReadiness(cluster.BootstrapServers, security),
                     Faults = new ClusterFaults(cluster.BootstrapServers, security, ClusterFaults.BootstrapName),
                 }, null, null);
             }
@@ -89,6 +90,7 @@ public sealed class ConnectedBroker : IBrokerLease
                     BrokerDescription = $"Kafka container from {broker.Image} (Testcontainers), started in {broker.StartupTime.TotalSeconds:0.0} s",
                     Brokers = 1,
                     CheckReachable = (timeout, token) => ConfluentClientFactory.CheckReachableAsync(broker.BootstrapServers, timeout, token),
+                    Readiness = new ConfluentClusterReadiness(broker.BootstrapServers),
                     BrokerName = "the Kafka container",
                     Ephemeral = true,
                     Faults = new ClusterFaults(broker.BootstrapServers, KafkaSecurity.Plaintext, ClusterFaults.ContainerName),
@@ -121,6 +123,8 @@ public sealed class ConnectedBroker : IBrokerLease
                     Ephemeral = true,
                     // A broker that is alive but does not answer (stopped, swapping, stuck in a pause) is asked after a failed run.
                     CheckReachable = (timeout, token) => ConfluentClientFactory.CheckReachableAsync(broker.BootstrapServers, timeout, token, broker.Security),
+                    // Every node learns a new topic a moment after the controller: no client starts before the last one has.
+                    Readiness = new ConfluentClusterReadiness(broker.BootstrapServers, broker.Security),
                     Faults = new EmbeddedFaults(broker),
                 };
                 return new ConnectedBroker(connection, broker, null);

@@ -37,6 +37,11 @@ public sealed record ClientConnection(string? BootstrapServers, string? BrokerVe
     /// The runner asks after a failed run before going on; <see langword="null"/> when there is nothing to ask.</summary>
     public Func<TimeSpan, CancellationToken, Task<string?>>? CheckReachable { get; init; }
 
+    /// <summary>Waits until every broker knows a run's topic and its groups' coordinator answers; the runner asks after
+    /// creating a run's topic and after healing a fault, before any client starts. <see langword="null"/> when there is
+    /// nothing to ask (no broker).</summary>
+    public IClusterReadiness? Readiness { get; init; }
+
     /// <summary>Whether the broker goes when the plan ends (the embedded broker, a container): topics it could not delete
     /// go with it, and nobody need be told to delete them.</summary>
     public bool Ephemeral { get; init; }

@@ -39,8 +39,11 @@ public sealed class BenchmarkRunner
         _registry = registry;
         _connection = connection;
         _checks = new PlanChecks(registry, connection);
-        _runs = new RunExecutor(connection, clock ?? StopwatchClock.Instance);
+        _runs = new RunExecutor(connection, clock ?? StopwatchClock.Instance, UsesCluster);
     }
+
+    /// <summary>Whether a client (by name) uses the Kafka cluster, so that the cluster must be ready for its runs.</summary>
+    private bool UsesCluster(string client) => _registry.TryGet(client, out var factory) && factory.RequiresBroker;
 
     /// <summary>Checks that every client of the plan is registered and has what it needs.</summary>
     /// <param name="plan">The plan.</param>
@@ -172,7 +175,7 @@ public sealed class BenchmarkRunner
                     if (record.Faults is not null && abortReason is null && broker.Exit is null)
                     {
                         // No run starts on a damaged cluster: the node back, every replica in sync, leaders where they were.
-                        (record, abortReason) = await Faults.FaultHealing.HealAfterAsync(connection, plan, record, cancellationToken);
+                        (record, abortReason) = await Faults.FaultHealing.HealAfterAsync(connection, plan, record, UsesCluster(name), cancellationToken);
                         if (abortReason is null)
                         {
                             foreach (var (owner, leftover) in undeleted)

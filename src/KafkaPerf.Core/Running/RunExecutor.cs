@@ -6,9 +6,9 @@ using KafkaPerf.Scenarios;
 namespace KafkaPerf.Running;
 
 /// <summary>
-/// One run on a topic of its own: the topic created (bounded by the stall timeout), the scenario on a thread of its own,
-/// the topic deleted (or, when the cluster may be what failed, left for the plan to delete once it answers); one run on the
-/// workers; a client closed within a bound.
+/// One run on a topic of its own: the topic created and the cluster ready for it (each bounded by the stall timeout), the
+/// scenario on a thread of its own, the topic deleted (or, when the cluster may be what failed, left for the plan to delete
+/// once it answers); one run on the workers; a client closed within a bound.
 /// </summary>
 internal sealed class RunExecutor
 {
@@ -23,14 +23,23 @@ internal sealed class RunExecutor
 
     private readonly ClientConnection _connection;
     private readonly IClock _clock;
+    private readonly Func<string, bool> _usesCluster;
 
     /// <param name="connection">Where clients connect.</param>
     /// <param name="clock">The clock the scenarios time with.</param>
-    internal RunExecutor(ClientConnection connection, IClock clock)
+    /// <param name="usesCluster">Whether a client (by name) uses the Kafka cluster: only its runs wait for the cluster to
+    /// be ready (the in-memory client's topics are its own).</param>
+    internal RunExecutor(ClientConnection connection, IClock clock, Func<string, bool> usesCluster)
     {
         _connection = connection;
         _clock = clock;
+        _usesCluster = usesCluster;
     }
+
+    /// <summary>The consumer groups of a run on <paramref name="topic"/>: the scenario's (<c>ScenarioContext.GroupId</c>)
+    /// and, for a run with faults, the read-back's (<c>FaultRun.ReadBack</c>).</summary>
+    internal static IReadOnlyList<string> GroupsOf(string topic, bool readsBack) =>
+        readsBack ? [topic + "__group", Faults.FaultRun.ReadBackGroup(topic)] : [topic + "__group"];
 
     internal async ValueTask<RunRecord> RunOneAsync(
         BenchmarkPlan plan, RunDescriptor run, IBenchClient client, byte[] payload, List<string> warnings,
@@ -72,6 +81,13 @@ internal sealed class RunExecutor
             }
             using var faults = Faults.FaultRun.For(plan, run, _connection, _clock);
             faulted = faults is not null;
+            // Before any client touches the topic, and outside every timed section: the controller has it, but a broker
+            // that has not learned it yet fails a consumer bootstrapped there ("Subscribed topic not available").
+            if (await ReadyAsync(plan, run, readsBack: faulted, runToken) is { } notReady)
+            {
+                measurement = RunRecord.Failed(notReady);
+                return run.Record(measurement);
+            }
             try
             {
                 if (beforeStart is not null) await beforeStart(runToken);
@@ -145,6 +161,32 @@ internal sealed class RunExecutor
                     await DeleteTopicAsync(client, run.Topic, plan.StallTimeout, warnings, progress, cancellationToken);
                 }
             }
+        }
+    }
+
+    /// <summary>Waits until every broker knows the run's topic and its groups' coordinator answers, bounded by the stall
+    /// timeout; <see langword="null"/> when ready (or nothing to wait for), otherwise the run's error.</summary>
+    private async ValueTask<string?> ReadyAsync(BenchmarkPlan plan, RunDescriptor run, bool readsBack, CancellationToken runToken)
+    {
+        if (_connection.Readiness is not { } readiness || !_usesCluster(run.Client)) return null;
+        return await AskReadyAsync(readiness, run.Topic, readsBack, plan.StallTimeout, runToken) is { } why
+            ? $"the cluster was not ready for the run (--stall-timeout): {why}"
+            : null;
+    }
+
+    /// <summary>Asks <paramref name="readiness"/> about a run's topic and groups; an exception becomes the line too (the
+    /// plan goes on, or stops, as for any cluster that is not ready).</summary>
+    /// <returns><see langword="null"/> when ready; otherwise what was not, in one line.</returns>
+    internal static async ValueTask<string?> AskReadyAsync(IClusterReadiness readiness, string topic, bool readsBack, TimeSpan timeout,
+        CancellationToken cancellationToken)
+    {
+        try
+        {
+            return await readiness.WaitUntilReadyAsync(topic, GroupsOf(topic, readsBack), timeout, cancellationToken);
+        }
+        catch (Exception ex) when (ex is not OperationCanceledException and not OutOfMemoryException)
+        {
+            return $"asking whether it was ready failed: {TypeName(ex)}: {ex.Message}";
         }
     }
 
