@@ -37,8 +37,9 @@ else
 fi
 
 hog=""
-cleanup() { [ -n "$hog" ] && kill "$hog" 2>/dev/null; wait 2>/dev/null; }
-trap cleanup EXIT INT TERM
+cleanup() { [ -n "$hog" ] && kill "$hog" 2>/dev/null; hog=""; }
+trap cleanup EXIT
+trap 'cleanup; exit 130' INT TERM
 if [ "$stress" = 1 ]; then
   stress-ng --cpu 2 --quiet &
   hog=$!
