@@ -51,14 +51,7 @@ public sealed class AcknowledgedOffsets
             Interlocked.Increment(ref _withoutOffset);
             return;
         }
-        long end = offset + 1;
-        long current = Volatile.Read(ref _ends[partition]);
-        while (end > current)
-        {
-            long seen = Interlocked.CompareExchange(ref _ends[partition], end, current);
-            if (seen == current) return;
-            current = seen;
-        }
+        AtomicMax.Raise(ref _ends[partition], offset + 1);
     }
 
     /// <summary>Notes an acknowledgement that carried no offset.</summary>

@@ -66,10 +66,10 @@ public sealed class FaultWatch
 
     /// <summary>An acknowledgement now (the clock time <paramref name="now"/>), for the times around the faults; the
     /// key and its offset go to <see cref="Acknowledged"/> separately.</summary>
-    public void OnAcknowledged(long key, long now) => RaiseTo(ref _acks[Bucket(now)], key);
+    public void OnAcknowledged(long key, long now) => AtomicMax.Raise(ref _acks[Bucket(now)], key);
 
     /// <summary>A record consumed for the first time now.</summary>
-    public void OnArrived(long key, long now) => RaiseTo(ref _arrivals[Bucket(now)], key);
+    public void OnArrived(long key, long now) => AtomicMax.Raise(ref _arrivals[Bucket(now)], key);
 
     /// <summary>A record the client gave up on.</summary>
     public void OnFailed(string reason)
@@ -112,16 +112,5 @@ public sealed class FaultWatch
             if (Volatile.Read(ref buckets[i]) >= firstKey) return i == buckets.Length - 1 ? null : Math.Max(seconds, i / 1000.0);
         }
         return null;
-    }
-
-    private static void RaiseTo(ref long slot, long key)
-    {
-        long seen = Volatile.Read(ref slot);
-        while (key > seen)
-        {
-            long was = Interlocked.CompareExchange(ref slot, key, seen);
-            if (was == seen) return;
-            seen = was;
-        }
     }
 }

@@ -40,10 +40,10 @@ public sealed class ReadPositions
         if (_unordered is not null)
         {
             long contiguous = _unordered[partition].Add(offset);
-            Raise(ref _positions[partition], contiguous);
+            AtomicMax.Raise(ref _positions[partition], contiguous);
             return;
         }
-        Raise(ref _positions[partition], offset + 1);
+        AtomicMax.Raise(ref _positions[partition], offset + 1);
     }
 
     /// <summary>The offset below which the partition has been read.</summary>
@@ -59,17 +59,6 @@ public sealed class ReadPositions
             long sum = 0;
             for (int i = 0; i < _positions.Length; i++) sum += Volatile.Read(ref _positions[i]);
             return sum;
-        }
-    }
-
-    private static void Raise(ref long position, long value)
-    {
-        long current = Volatile.Read(ref position);
-        while (value > current)
-        {
-            long seen = Interlocked.CompareExchange(ref position, value, current);
-            if (seen == current) return;
-            current = seen;
         }
     }
 
