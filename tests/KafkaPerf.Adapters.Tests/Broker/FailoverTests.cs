@@ -119,11 +119,10 @@ public sealed class FailoverTests(FailoverClusterFixture fixture) : IClassFixtur
         var kind = FaultSpec.Parse(spec).Kind;
         if (kind is FaultKind.Restart or FaultKind.Pause)
         {
-            // Undone no earlier than 2 s or 5 s after the fault (a restart once the node's JVM is ready again: a broker's
-            // start, which took 32 s on a CI machine under load), and for a pause no earlier than the first
-            // acknowledgement it held back.
-            Assert.True(fault.BackAtSeconds >= fault.FiredAtSeconds + FaultSpec.Parse(spec).For!.Value.TotalSeconds,
-                $"{spec}: back at {fault.BackAtSeconds} s, fired at {fault.FiredAtSeconds} s");
+            // Undone no earlier than its time, 2 s or 5 s after the fault's asked time (a restart once the node's JVM is
+            // ready again: a broker's start, which took 32 s on a CI machine under load).
+            double back = Warmup.TotalSeconds + FaultAt + FaultSpec.Parse(spec).For!.Value.TotalSeconds;
+            Assert.True(fault.BackAtSeconds >= back, $"{spec}: back at {fault.BackAtSeconds} s, asked for {back} s");
         }
         if (kind == FaultKind.Pause && fault.NewLeader is null)
         {
