@@ -67,6 +67,22 @@ public class PerformanceAssertTests
     }
 
     [Fact]
+    public async Task NoLossOrDuplicates_ARunNotVerified_FailsWithItsReasonNotWithACount()
+    {
+        var result = await InMemoryAsync(("a", TimeSpan.Zero));
+        var open = result.Runs.First(r => r is { Scenario: ScenarioKind.Roundtrip, IsWarmup: false });
+        const string Reason = "12 acknowledged records not read: nothing new for 30 s; read to offset 1988 of 1999 on partition 0 in 30.4 s";
+        var unverified = result with { Runs = [.. result.Runs.Select(r => r == open ? r with { NotVerified = 12, NotVerifiedReason = Reason } : r)] };
+
+        var ex = Assert.Throws<PerformanceAssertionException>(() => PerformanceAssert.NoLossOrDuplicates(unverified));
+
+        Assert.StartsWith("Expected every record accounted for; 1 run(s) could not be verified", ex.Message, StringComparison.Ordinal);
+        Assert.Contains($"run {open.Sequence} (a roundtrip 2000 × 100 B): not verified: {Reason}", ex.Message, StringComparison.Ordinal);
+        Assert.DoesNotContain("lost,", ex.Message, StringComparison.Ordinal);
+        Assert.DoesNotContain("12 lost", ex.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task Filters_MatchingNothing_FailInsteadOfPassing()
     {
         var result = await InMemoryAsync(("a", TimeSpan.Zero));
