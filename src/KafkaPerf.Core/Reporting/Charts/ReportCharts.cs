@@ -57,14 +57,14 @@ public static class ReportCharts
                     // throughput chart per probe's message count (a rate search makes dozens) would say nothing.
                     if (cells.Count > 0 && cells.All(c => c.OfferedRate is not null)) continue;
                     // Reference tools run only some scenarios: they get a line where they ran and no legend entry elsewhere.
+                    // A size without a figure is a gap in the client's line, not a segment from its neighbours.
                     var series = plan.Clients.Select((client, index) => (client, index))
                         .Where(c => !plan.IsReference(c.client) || BenchmarkPlan.ReferencesRun(scenario))
                         .Select(c => (Client: c.client, Index: c.index, Label: Label(plan, c.client)))
                         .Select(c => new XYChart.Series(c.Label, c.Index,
-                        [.. plan.PayloadSizes.Select(size => cells.FirstOrDefault(x => x.Client == c.Client && x.PayloadBytes == size))
-                            .OfType<CellResult>()
-                            .Where(x => x.Runs > 0)
-                            .Select(x => new XYChart.Point(x.PayloadBytes, x.MessagesPerSecond.Median, x.MessagesPerSecond.Min, x.MessagesPerSecond.Max))],
+                        [.. plan.PayloadSizes.Select(size => cells.FirstOrDefault(x => x.Client == c.Client && x.PayloadBytes == size) is { Runs: > 0 } x
+                            ? new XYChart.Point(x.PayloadBytes, x.MessagesPerSecond.Median, x.MessagesPerSecond.Min, x.MessagesPerSecond.Max)
+                            : new XYChart.Point(size, double.NaN))],
                         Markers: true, Whiskers: true)).ToList();
                     int failed = cells.Sum(c => c.FailedRuns);
                     string title = $"{Title(scenario)} throughput by payload size";

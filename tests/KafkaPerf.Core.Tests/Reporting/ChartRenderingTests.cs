@@ -1,0 +1,192 @@
+using System.Globalization;
+using System.Net;
+using System.Text;
+using System.Text.Json;
+using System.Text.RegularExpressions;
+using KafkaPerf.Clients;
+using KafkaPerf.Clients.InMemory;
+using KafkaPerf.Measurement;
+using KafkaPerf.Plans;
+using KafkaPerf.Reporting;
+using KafkaPerf.Reporting.Charts;
+using KafkaPerf.Reporting.Exporters;
+using KafkaPerf.Running;
+using KafkaPerf.Scenarios;
+
+namespace KafkaPerf.Core.Tests.Reporting;
+
+/// <summary>
+/// Every chart the project draws, written to disk as the HTML exporter writes it, then rendered in headless Chromium and
+/// read back from the browser's own geometry: a line never has a segment across an interval (or a payload size, or a
+/// probe) without a figure; each client has its own fault window where its own fault and election were; an interval
+/// in which a client acknowledged nothing is marked with its count of waiting records.
+/// </summary>
+/// <remarks>Set KAFKAPERF_REPORT_PREVIEW to a folder to keep the pages and screenshots there for a look.</remarks>
+public class ChartRenderingTests
+{
+    // Reads every chart of the page once it is parsed: runs in Chromium, and leaves its findings as JSON in the DOM that
+    // --dump-dom prints. Positions are the browser's (SVG DOM and getBBox), not the attributes' text.
+    private const string Reader = """
+        <script>
+        const xs = p => Array.from({ length: p.points.numberOfItems }, (_, i) => p.points.getItem(i).x);
+        const box = e => { const b = e.getBBox(); return { x: b.x, width: b.width }; };
+        const charts = [];
+        for (const figure of document.querySelectorAll('figure')) {
+          const svg = figure.querySelector('svg');
+          const width = svg.width.baseVal.value;
+          const plot = svg.querySelector('rect.plot');
+          charts.push({
+            sample: figure.dataset.sample, file: figure.dataset.file, width, height: svg.height.baseVal.value,
+            painted: svg.getBBox().width,
+            plot: plot ? { left: plot.x.baseVal.value, width: plot.width.baseVal.value, min: +plot.dataset.xMin, max: +plot.dataset.xMax, log: plot.dataset.xLog === 'true' } : null,
+            series: [...svg.querySelectorAll('g.series')].map(g => ({ name: g.dataset.series, segments: [...g.querySelectorAll('polyline')].map(xs) })),
+            windows: [...svg.querySelectorAll('rect.fault-window')].map(r => ({ lane: r.dataset.lane, from: +r.dataset.from, to: +r.dataset.to, ...box(r), fill: getComputedStyle(r).fill })),
+            outages: [...svg.querySelectorAll('rect.outage')].map(r => ({ lane: r.dataset.lane, from: +r.dataset.from, to: +r.dataset.to, waiting: +r.dataset.waiting, ...box(r) })),
+            lanes: [...svg.querySelectorAll('text.lane-label')].map(t => t.textContent),
+            marks: [...svg.querySelectorAll('g.marks line')].map(l => ({ kind: l.getAttribute('class'), x: +l.dataset.x })),
+            keys: [...svg.querySelectorAll('text.legend-key')].map(t => t.textContent),
+            endLabels: [...svg.querySelectorAll('text.end-label')].map(t => t.dataset.series),
+            absent: [...svg.querySelectorAll('text.absent')].map(t => t.textContent),
+            overflowing: [...svg.querySelectorAll('text')].filter(t => !t.hasAttribute('transform'))
+              .filter(t => { const b = t.getBBox(); return b.x < -0.5 || b.x + b.width > width + 0.5; }).map(t => t.textContent),
+          });
+        }
+        const out = document.createElement('pre');
+        out.id = 'charts';
+        out.textContent = JSON.stringify(charts);
+        document.body.appendChild(out);
+        </script>
+        """;
+
+    private static readonly JsonSerializerOptions Json = new(JsonSerializerDefaults.Web);
+
+    [Fact]
+    public async Task Failover_InHeadlessChromium_LinesBreakAtTheOutageOutageMarkedAndEachClientsOwnWindow()
+    {
+        var folder = Directory.CreateTempSubdirectory("kafkaperf-failover-");
+        try
+        {
+            var result = TimeSeriesSamples.Failover(repeat: 2);
+            var read = await RenderAsync(folder.FullName, new Dictionary<string, BenchmarkResult> { ["failover"] = result });
+
+            var series = read.Where(c => c.File.Contains("-rate-produce-", StringComparison.Ordinal) || c.File.Contains("-time-produce-", StringComparison.Ordinal)).ToList();
+            Assert.Equal(3, series.Count); // rate, latency and breakdown over time
+            foreach (var chart in series)
+            {
+                foreach (var (client, index) in new[] { ("confluent", 0), ("java", 1) })
+                {
+                    var (fired, newLeader) = TimeSeriesSamples.Faults[client];
+                    // One window per client, its own: from its own fault to its own partition's new leader, drawn there.
+                    var window = Assert.Single(chart.Windows, w => w.Lane == client);
+                    Assert.Equal(fired, window.From, 3);
+                    Assert.Equal(newLeader, window.To, 3);
+                    Assert.Equal(fired, chart.Plot!.At(window.X), 1);
+                    Assert.Equal(newLeader, chart.Plot.At(window.X + window.Width), 1);
+                    var (red, _, blue) = Rgb(window.Fill!);
+                    Assert.True(index == 0 ? blue > red : red > blue, $"{client}'s window is not in its colour: {window.Fill}");
+                    Assert.Contains(chart.Lanes, l => l.StartsWith($"{client}: kill:leader at {fired:0.0} s ({fired - 1:0.0} s into the measured part), new leader at {newLeader:0.0} s", StringComparison.Ordinal));
+                    Assert.Contains(chart.Marks, m => m.Kind == "fault-mark" && Math.Abs(m.X - fired) < 1e-6);
+
+                    // An outage block for each interval in which it acknowledged nothing, with the records due and not yet
+                    // acknowledged at its end (java's blocked sends included).
+                    var acknowledged = TimeSeriesSamples.Acknowledged(client);
+                    var expected = Enumerable.Range(0, acknowledged.Length).Where(i => acknowledged[i] == 0)
+                        .Select(i => (From: (double)i, Waiting: Math.Min(16_000, (i + 1) * 1_000L) - acknowledged.Take(i + 1).Sum())).ToList();
+                    var outages = chart.Outages.Where(o => o.Lane == client).OrderBy(o => o.From).ToList();
+                    Assert.Equal(expected.Select(e => e.From), outages.Select(o => Math.Round(o.From, 3)));
+                    Assert.Equal(expected.Select(e => e.Waiting), outages.Select(o => (long)o.Waiting));
+                    Assert.All(outages, o => Assert.Equal(o.From, chart.Plot.At(o.X), 1));
+                }
+                Assert.Contains(chart.Marks, m => m.Kind == "warmup-end" && Math.Abs(m.X - 1) < 1e-6);
+                Assert.Contains(chart.Keys, k => k.Contains("fault window", StringComparison.Ordinal));
+                Assert.Contains(chart.Keys, k => k.StartsWith("Solid block: an interval in which the client acknowledged nothing", StringComparison.Ordinal));
+            }
+
+            // The latency lines stop at the outage and start again after it: java's p99 in two pieces, 0-5 s and 14-17 s.
+            var latency = series.Single(c => c.File.Contains("-latency-time-", StringComparison.Ordinal));
+            var java = latency.Series.Single(s => s.Name == "java p99").Segments.Select(s => (From: latency.Plot!.At(s.Min()), To: latency.Plot.At(s.Max()))).ToList();
+            Assert.Equal([(0.5, 5.5), (14.5, 17.45)], java.Select(s => (Math.Round(s.From, 2), Math.Round(s.To, 2))));
+            // confluent acknowledged nothing from 6 to 17 s: its p99 stops at 5.5 s, and its last interval is a lone point.
+            Assert.Equal(5.5, latency.Plot!.At(latency.Series.Single(s => s.Name == "confluent p99").Segments.Single().Max()), 2);
+            // java's queue has no figure at 2 s with records acknowledged: a gap without an outage block.
+            var breakdown = series.Single(c => c.File.Contains("-breakdown-time-", StringComparison.Ordinal));
+            var queue = breakdown.Series.Single(s => s.Name == "java queue").Segments;
+            Assert.Equal(1.5, breakdown.Plot!.At(queue[0].Max()), 2);
+            Assert.Equal(3.5, breakdown.Plot.At(queue[1].Min()), 2);
+            Assert.DoesNotContain(breakdown.Outages, o => o.Lane == "java" && Math.Abs(o.From - 2) < 0.01);
+
+            // In the screenshot each client's window is painted in its own colour.
+            var page = Path.Combine(folder.FullName, "page.html");
+            var png = Path.Combine(folder.FullName, "failover.png");
+            var (exit, _, errors) = await HeadlessChromium.RunAsync(HeadlessChromium.Find(), folder.FullName, $"--screenshot={png}", "--window-size=800,1900", "--hide-scrollbars", new Uri(page).AbsoluteUri);
+            Assert.True(exit == 0 && File.Exists(png), errors);
+            Keep(png);
+            var (_, _, pixels) = HeadlessChromium.DecodePng(File.ReadAllBytes(png));
+            foreach (var window in series[0].Windows)
+            {
+                int fill = int.Parse(Regex.Replace(window.Fill!, @"rgb\((\d+), (\d+), (\d+)\)", m => string.Concat(m.Groups.Values.Skip(1).Select(g => int.Parse(g.Value, CultureInfo.InvariantCulture).ToString("x2", CultureInfo.InvariantCulture)))), NumberStyles.HexNumber, CultureInfo.InvariantCulture);
+                Assert.True(pixels.Count(p => HeadlessChromium.Near(p, fill)) > 500, $"{window.Lane}'s window ({window.Fill}) was not painted");
+            }
+        }
+        finally
+        {
+            folder.Delete(recursive: true);
+        }
+    }
+
+    /// <summary>Writes each sample's report to a folder of its own, puts every chart file it wrote on one page with the
+    /// reader, has Chromium load it and returns what the reader found.</summary>
+    private static async Task<List<ReadChart>> RenderAsync(string folder, Dictionary<string, BenchmarkResult> samples)
+    {
+        var page = new StringBuilder("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"></head><body>\n");
+        foreach (var (name, result) in samples)
+        {
+            var written = DefaultExporters.Html.ExportToFolder(result, Path.Combine(folder, name), "report");
+            foreach (var file in written.Where(f => f.EndsWith(".svg", StringComparison.Ordinal)))
+                page.Append(CultureInfo.InvariantCulture, $"<figure data-sample=\"{name}\" data-file=\"{Path.GetFileName(file)}\">\n{File.ReadAllText(file)}</figure>\n");
+        }
+        page.Append(Reader).Append("</body></html>\n");
+        var path = Path.Combine(folder, "page.html");
+        await File.WriteAllTextAsync(path, page.ToString());
+        Keep(path);
+
+        var (exit, dom, errors) = await HeadlessChromium.RunAsync(HeadlessChromium.Find(), folder, "--dump-dom", new Uri(path).AbsoluteUri);
+        Assert.True(exit == 0, errors);
+        var json = Regex.Match(dom, "<pre id=\"charts\">(.*?)</pre>", RegexOptions.Singleline);
+        Assert.True(json.Success, "the reader left nothing in the page: " + errors);
+        return JsonSerializer.Deserialize<List<ReadChart>>(WebUtility.HtmlDecode(json.Groups[1].Value), Json)!;
+    }
+
+    private static (int R, int G, int B) Rgb(string css)
+    {
+        var m = Regex.Match(css, @"rgb\((\d+), (\d+), (\d+)\)");
+        Assert.True(m.Success, css);
+        return (int.Parse(m.Groups[1].Value, CultureInfo.InvariantCulture), int.Parse(m.Groups[2].Value, CultureInfo.InvariantCulture), int.Parse(m.Groups[3].Value, CultureInfo.InvariantCulture));
+    }
+
+    private static void Keep(string file)
+    {
+        if (Environment.GetEnvironmentVariable("KAFKAPERF_REPORT_PREVIEW") is not { Length: > 0 } preview) return;
+        Directory.CreateDirectory(preview);
+        File.Copy(file, Path.Combine(preview, Path.GetFileName(file)), overwrite: true);
+    }
+
+    private sealed record ReadChart(string Sample, string File, double Width, double Height, double Painted, Plot? Plot, List<ReadSeries> Series,
+        List<Band> Windows, List<Band> Outages, List<string> Lanes, List<ReadMark> Marks, List<string> Keys, List<string> EndLabels, List<string> Absent, List<string> Overflowing);
+
+    private sealed record Plot(double Left, double Width, double Min, double Max, bool Log)
+    {
+        /// <summary>The x axis' value at a page position.</summary>
+        public double At(double x)
+        {
+            double fraction = (x - Left) / Width;
+            return Log ? Math.Pow(10, Math.Log10(Min) + (fraction * (Math.Log10(Max) - Math.Log10(Min)))) : Min + (fraction * (Max - Min));
+        }
+    }
+
+    private sealed record ReadSeries(string Name, List<List<double>> Segments);
+
+    private sealed record Band(string Lane, double From, double To, double X, double Width, string? Fill, double Waiting);
+
+    private sealed record ReadMark(string Kind, double X);
+}
