@@ -18,7 +18,7 @@ internal static class TimeSeriesCharts
     public static IEnumerable<ReportChart> For(BenchmarkResult result)
     {
         var plan = result.Plan;
-        var happened = result.Runs.ToList();
+        var happened = ChartRuns.Happened(result).ToList();
         foreach (var cell in plan.Cells())
         {
             var clients = plan.ClientsFor(cell).Select(client => new CellTimeline.Row(client, plan.Clients.ToList().IndexOf(client), Runs(happened, cell, client))).ToList();
