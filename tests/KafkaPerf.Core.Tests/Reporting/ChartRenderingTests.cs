@@ -20,7 +20,7 @@ namespace KafkaPerf.Core.Tests.Reporting;
 /// read back from the browser's own geometry: a line never has a segment across an interval (or a payload size, or a
 /// probe) without a figure; each client has its own fault window where its own fault and election were; an interval
 /// in which a client acknowledged nothing is marked with its count of waiting records;
-/// and no file is written for what never ran (Ctrl+C).
+/// and no file is written for what never ran (Ctrl+C, a rate search's probes).
 /// </summary>
 /// <remarks>Set KAFKAPERF_REPORT_PREVIEW to a folder to keep the pages and screenshots there for a look.</remarks>
 public class ChartRenderingTests
@@ -136,6 +136,30 @@ public class ChartRenderingTests
     }
 
     [Fact]
+    public async Task FindRate_InHeadlessChromium_OneChartPerCellWithEveryProbeOnIt()
+    {
+        var folder = Directory.CreateTempSubdirectory("kafkaperf-search-");
+        try
+        {
+            var result = await SearchSampleAsync();
+            var probes = result.RateSearches!.Single().Probes;
+            var read = await RenderAsync(folder.FullName, new Dictionary<string, BenchmarkResult> { ["search"] = result });
+
+            // One cell: its rate curve and its probes over time, not a rate, latency and breakdown chart per probe.
+            Assert.True(probes.Count >= 3, $"{probes.Count} probes");
+            Assert.Equal(["report-probes-produce-100b.svg", "report-rate-curve-produce-100b.svg"],
+                Directory.GetFiles(Path.Combine(folder.FullName, "search"), "*.svg").Select(Path.GetFileName).Order(StringComparer.Ordinal));
+            var chart = read.Single(c => c.File.EndsWith("-probes-produce-100b.svg", StringComparison.Ordinal));
+            Assert.Equal(probes.Select(p => $"slow {Count(p.OfferedRate)} p99").Order(StringComparer.Ordinal), chart.Series.Select(s => s.Name).Order(StringComparer.Ordinal));
+            Assert.Equal(chart.Series.Select(s => s.Name).Order(StringComparer.Ordinal), chart.EndLabels.Order(StringComparer.Ordinal));
+        }
+        finally
+        {
+            folder.Delete(recursive: true);
+        }
+    }
+
+    [Fact]
     public async Task Export_CancelledBeforeTheFirstRun_NoChartFileAndThePageSaysWhy()
     {
         var folder = Directory.CreateTempSubdirectory("kafkaperf-cancelled-");
@@ -219,6 +243,19 @@ public class ChartRenderingTests
         }
     }
 
+    private static async Task<BenchmarkResult> SearchSampleAsync()
+    {
+        // A client that busy-waits 100 µs per send holds 10 000 records a second at most: a search from 2 000 msg/s probes
+        // several rates, some held and some failed, whatever the machine.
+        var slow = new InMemoryClientFactory(new InMemoryClientOptions { Name = "slow", SendDelay = TimeSpan.FromMicroseconds(100), ReportsDeliveryLatency = true });
+        var template = new BenchmarkPlanBuilder().Clients("slow").Scenarios(ScenarioKind.Produce).PayloadSizes(100)
+            .Rates(2_000).Duration(TimeSpan.FromSeconds(2)).LoadWarmup(TimeSpan.FromMilliseconds(500)).Repeat(1).Build();
+        var options = new RateSearchOptions { Goals = LatencyGoal.ParseList("p99<300ms"), StartRate = 2_000, MaxRate = 32_000, Precision = 0.25, AchievedTolerance = 0.05 };
+        using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(2));
+        return await RateFinder.RunAsync(template, options, new BenchmarkRunner(new ClientRegistry([slow]), ClientConnection.None),
+            ClientConnection.None, log: null, cancellationToken: timeout.Token);
+    }
+
     /// <summary>Writes each sample's report to a folder of its own, puts every chart file it wrote on one page with the
     /// reader, has Chromium load it and returns what the reader found.</summary>
     private static async Task<List<ReadChart>> RenderAsync(string folder, Dictionary<string, BenchmarkResult> samples)
@@ -241,6 +278,12 @@ public class ChartRenderingTests
         Assert.True(json.Success, "the reader left nothing in the page: " + errors);
         return JsonSerializer.Deserialize<List<ReadChart>>(WebUtility.HtmlDecode(json.Groups[1].Value), Json)!;
     }
+
+    private static string Count(double rate) => rate switch
+    {
+        >= 1e3 => (rate / 1e3).ToString(rate / 1e3 >= 100 ? "0" : rate / 1e3 >= 10 ? "0.#" : "0.##", CultureInfo.InvariantCulture) + "k",
+        _ => rate.ToString("0", CultureInfo.InvariantCulture),
+    };
 
     private static (int R, int G, int B) Rgb(string css)
     {

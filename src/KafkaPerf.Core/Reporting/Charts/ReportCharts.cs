@@ -29,6 +29,7 @@ public static class ReportCharts
         if (Ratios(result) is { } ratios) charts.Add(ratios);
         charts.AddRange(Latency(result));
         charts.AddRange(TimeSeriesCharts.For(result));
+        charts.AddRange(RateProbeCharts.For(result));
         if (BreakdownBars.For(result) is { } breakdown) charts.Add(breakdown);
         charts.AddRange(RateCurveCharts.For(result));
 
@@ -139,6 +140,8 @@ public static class ReportCharts
     private static IEnumerable<ReportChart> Latency(BenchmarkResult result)
     {
         var plan = result.Plan;
+        // A rate search's probes have their percentiles on its rate curve, all of a cell's on one chart.
+        if (RateProbeCharts.IsSearch(result)) yield break;
         var measured = ChartRuns.Measured(result).ToList();
         foreach (var cell in plan.Cells())
         {

@@ -13,10 +13,12 @@ namespace KafkaPerf.Reporting.Charts;
 /// interval, so one slow run does not draw the line; a line breaks at every interval without a figure, and each client's
 /// lane above the plot shows its own fault windows and the intervals in which it acknowledged nothing.
 /// </summary>
+/// <remarks>A rate search's probes are drawn by <see cref="RateProbeCharts"/>, all of a cell's on one chart, not here.</remarks>
 internal static class TimeSeriesCharts
 {
     public static IEnumerable<ReportChart> For(BenchmarkResult result)
     {
+        if (RateProbeCharts.IsSearch(result)) yield break;
         var plan = result.Plan;
         var happened = ChartRuns.Happened(result).ToList();
         foreach (var cell in plan.Cells())

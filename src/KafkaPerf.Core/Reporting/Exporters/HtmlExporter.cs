@@ -70,7 +70,8 @@ public sealed class HtmlExporter : ResultExporterBase
         // series and rate search; both show latency. A plan stopped before its first run has no chart, and says so.
         bool bursts = charts.Any(c => c.Kind == ChartKind.Throughput);
         bool ran = ChartRuns.Measured(result).Any();
-        bool latency = ran;
+        bool search = RateProbeCharts.IsSearch(result);
+        bool latency = ran && !search;
         var sections = new List<(string Id, string Title)>();
         if (bursts) sections.Add(("throughput", "Throughput"));
         if (bursts) sections.Add(("ratios", "Ratios"));
