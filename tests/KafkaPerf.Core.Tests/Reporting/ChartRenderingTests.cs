@@ -160,6 +160,23 @@ public class ChartRenderingTests
     }
 
     [Fact]
+    public async Task For_SearchOfAClientWithoutResponseTimes_NoChartOfTheGoalAlone()
+    {
+        // A producer without delivery reports measures no response time: its search stops after one probe, and a rate curve
+        // would hold the goal's line and nothing else.
+        var silent = new InMemoryClientFactory(new InMemoryClientOptions { Name = "silent", ReportsDeliveryLatency = false });
+        var template = new BenchmarkPlanBuilder().Clients("silent").Scenarios(ScenarioKind.Produce).PayloadSizes(100)
+            .Rates(1_000).Duration(TimeSpan.FromMilliseconds(300)).LoadWarmup(TimeSpan.Zero).Repeat(1).Build();
+        using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(1));
+
+        var result = await RateFinder.RunAsync(template, new RateSearchOptions { Goals = LatencyGoal.ParseList("p99<20ms"), StartRate = 1_000 },
+            new BenchmarkRunner(new ClientRegistry([silent]), ClientConnection.None), ClientConnection.None, log: null, cancellationToken: timeout.Token);
+
+        Assert.Single(result.RateSearches!.Single().Probes);
+        Assert.Empty(ReportCharts.For(result));
+    }
+
+    [Fact]
     public async Task Export_CancelledBeforeTheFirstRun_NoChartFileAndThePageSaysWhy()
     {
         var folder = Directory.CreateTempSubdirectory("kafkaperf-cancelled-");
