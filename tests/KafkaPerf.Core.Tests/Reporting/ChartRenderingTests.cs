@@ -19,7 +19,7 @@ namespace KafkaPerf.Core.Tests.Reporting;
 /// Every chart the project draws, written to disk as the HTML exporter writes it, then rendered in headless Chromium and
 /// read back from the browser's own geometry: a line never has a segment across an interval (or a payload size, or a
 /// probe) without a figure; each client has its own fault window where its own fault and election were; an interval
-/// in which a client acknowledged nothing is marked with its count of waiting records;
+/// in which a client acknowledged nothing is marked with its count of waiting records; no text runs out of its chart;
 /// and no file is written for what never ran (Ctrl+C, a rate search's probes).
 /// </summary>
 /// <remarks>Set KAFKAPERF_REPORT_PREVIEW to a folder to keep the pages and screenshots there for a look.</remarks>
@@ -60,6 +60,69 @@ public class ChartRenderingTests
         """;
 
     private static readonly JsonSerializerOptions Json = new(JsonSerializerDefaults.Web);
+
+    [Fact]
+    public async Task EveryChartKind_InHeadlessChromium_NoSegmentAcrossAGapAndNoTextOutside()
+    {
+        var folder = Directory.CreateTempSubdirectory("kafkaperf-charts-");
+        try
+        {
+            var samples = new Dictionary<string, BenchmarkResult>
+            {
+                ["bursts"] = BurstsWithGaps(),
+                ["failover"] = TimeSeriesSamples.Failover(repeat: 2),
+                ["search"] = await SearchSampleAsync(),
+            };
+            var read = await RenderAsync(folder.FullName, samples);
+
+            // Every kind of chart the project draws is among them.
+            var kinds = samples.Values.SelectMany(ReportCharts.For).Select(c => c.Kind).Distinct().Order().ToList();
+            Assert.Equal(Enum.GetValues<ChartKind>().Order(), kinds);
+            Assert.Equal(samples.Values.Sum(r => ReportCharts.For(r).Count), read.Count);
+            foreach (var chart in read)
+            {
+                Assert.True(chart.Painted > 100, $"{chart.File} was not painted");
+                Assert.True(chart.Overflowing.Count == 0, $"{chart.File}: text outside the chart: {string.Join(" | ", chart.Overflowing)}");
+                if (chart.Plot is null) continue;
+                foreach (var series in chart.Series)
+                {
+                    var grid = Grid(samples[chart.Sample], chart.File, series.Name);
+                    if (grid is null) continue;
+                    // Throughput points stand a few pixels beside their size, so that clients' whiskers do not hide each
+                    // other: about 5 % on its log axis.
+                    double relative = chart.File.Contains("-throughput-", StringComparison.Ordinal) ? 0.08 : 1e-3;
+                    double Tolerance(double x) => Math.Max(1e-3, Math.Abs(x) * relative);
+                    foreach (var segment in series.Segments)
+                    {
+                        for (int i = 1; i < segment.Count; i++)
+                        {
+                            double a = chart.Plot.At(segment[i - 1]), b = chart.Plot.At(segment[i]);
+                            var skipped = grid.Where(g => g.X > Math.Min(a, b) + Tolerance(g.X) && g.X < Math.Max(a, b) - Tolerance(g.X)).ToList();
+                            Assert.True(skipped.Count == 0, $"{chart.File}, {series.Name}: a segment from {a:0.###} to {b:0.###} crosses {string.Join(", ", skipped.Select(s => s.X.ToString("0.###", CultureInfo.InvariantCulture)))}");
+                            Assert.True(grid.Any(g => Math.Abs(g.X - a) <= Tolerance(g.X)) && grid.Any(g => Math.Abs(g.X - b) <= Tolerance(g.X)),
+                                $"{chart.File}, {series.Name}: a point at {a:0.###} or {b:0.###} where nothing was measured");
+                        }
+                    }
+                    // A line is drawn only where there are figures: a place without one never lies inside a segment.
+                    foreach (var gap in grid.Where(g => !g.HasFigure))
+                        Assert.DoesNotContain(series.Segments, s => s.Count > 1 && chart.Plot.At(s.Min()) < gap.X && chart.Plot.At(s.Max()) > gap.X);
+                }
+            }
+
+            // The breakdown's bars say in one line why a client has none.
+            var bars = read.Single(c => c.Sample == "bursts" && c.File.EndsWith("-breakdown.svg", StringComparison.Ordinal));
+            Assert.NotEmpty(bars.Absent);
+            Assert.All(bars.Absent, text => Assert.StartsWith("no figure: statistics every 1 s, burst 0.", text, StringComparison.Ordinal));
+            // java's 1 KB produce failed in every run: its throughput line has no segment across 1 KB (checked above), and
+            // the points either side are there.
+            var throughput = read.Single(c => c.Sample == "bursts" && c.File.EndsWith("-throughput-produce.svg", StringComparison.Ordinal));
+            Assert.Empty(throughput.Series.Single(s => s.Name == "java").Segments);
+        }
+        finally
+        {
+            folder.Delete(recursive: true);
+        }
+    }
 
     [Fact]
     public async Task Failover_InHeadlessChromium_LinesBreakAtTheOutageOutageMarkedAndEachClientsOwnWindow()
@@ -260,6 +323,24 @@ public class ChartRenderingTests
         }
     }
 
+    /// <summary>Bursts of confluent and java with a gap and an absent figure: java's 1 KB produce failed in every run (no
+    /// throughput there), and confluent's bursts, shorter than librdkafka's 1 s statistics, have no breakdown while java's
+    /// have.</summary>
+    internal static BenchmarkResult BurstsWithGaps()
+    {
+        var sample = ReportSamples.Realistic(repeat: 2, clients: ["confluent", "java"]);
+        var runs = sample.Runs.Select(r =>
+        {
+            if (r.Client == "java" && r.Scenario == ScenarioKind.Produce && r.PayloadBytes == 1_000 && !r.IsWarmup)
+                return r with { Error = "produce: timed out", ElapsedSeconds = double.NaN, MessagesPerSecond = double.NaN };
+            if (r.Scenario == ScenarioKind.Consume) return r;
+            return r.Client == "java"
+                ? r with { Breakdown = new IntervalBreakdown { QueueMs = 1.5, RequestMs = 2.5, DotnetGcPauseMs = 0 } }
+                : r with { Breakdown = new IntervalBreakdown { DotnetGcPauseMs = 0 }, ProducerConfig = new Dictionary<string, string> { ["statistics.interval.ms"] = "1000" } };
+        }).ToList();
+        return ReportSamples.Assemble(sample.Plan, runs);
+    }
+
     private static async Task<BenchmarkResult> SearchSampleAsync()
     {
         // A client that busy-waits 100 µs per send holds 10 000 records a second at most: a search from 2 000 msg/s probes
@@ -294,6 +375,37 @@ public class ChartRenderingTests
         var json = Regex.Match(dom, "<pre id=\"charts\">(.*?)</pre>", RegexOptions.Singleline);
         Assert.True(json.Success, "the reader left nothing in the page: " + errors);
         return JsonSerializer.Deserialize<List<ReadChart>>(WebUtility.HtmlDecode(json.Groups[1].Value), Json)!;
+    }
+
+    /// <summary>Where a series has, or lacks, a figure along its chart's x axis: a time series' interval middles (of the
+    /// client's, or the probe's, measured runs), a throughput chart's payload sizes, a rate curve's probes; none for a
+    /// line that is not a measurement (the offered rate, a goal, a held rate) or a percentile curve (continuous).</summary>
+    private static List<(double X, bool HasFigure)>? Grid(BenchmarkResult result, string file, string series)
+    {
+        if (series == "offered" || series.StartsWith("goal ", StringComparison.Ordinal) || series.Contains(" held ", StringComparison.Ordinal)) return null;
+        var measured = result.Runs.Where(r => !r.IsWarmup && r.Succeeded).ToList();
+        string client = series.Split(' ')[0];
+        if (file.Contains("-throughput-", StringComparison.Ordinal))
+        {
+            var scenario = Enum.Parse<ScenarioKind>(Regex.Match(file, "-throughput-([a-z]+)").Groups[1].Value, ignoreCase: true);
+            return [.. result.Plan.PayloadSizes.Select(size => ((double)size, measured.Any(r => r.Client == client && r.Scenario == scenario && r.PayloadBytes == size)))];
+        }
+        if (file.Contains("-rate-curve-", StringComparison.Ordinal))
+            return [.. result.RateSearches!.Single(s => s.Client == client).Probes.Select(p => (p.OfferedRate, p.ResponseTime is { Count: > 0 }))];
+        bool timeSeries = file.Contains("-time-", StringComparison.Ordinal) || file.Contains("-rate-", StringComparison.Ordinal) || file.Contains("-probes-", StringComparison.Ordinal);
+        if (!timeSeries) return null;
+        var runs = measured.Where(r => r.Client == client && r.Intervals is { Count: > 0 }).ToList();
+        if (file.Contains("-probes-", StringComparison.Ordinal)) runs = [.. runs.Where(r => Count(r.OfferedRate!.Value) == series.Split(' ')[1])];
+        Func<IntervalRecord, bool> has = series switch
+        {
+            _ when file.Contains("-latency-time-", StringComparison.Ordinal) || file.Contains("-probes-", StringComparison.Ordinal) => i => i.ResponseTime is not null,
+            _ when series.EndsWith(" queue", StringComparison.Ordinal) => i => i.Breakdown?.QueueMs is not null,
+            _ when series.EndsWith(" network + broker", StringComparison.Ordinal) => i => i.Breakdown?.RequestMs is not null,
+            _ when series.EndsWith(" GC", StringComparison.Ordinal) => i => i.Breakdown is not null,
+            _ => i => i.LengthSeconds >= 0.5,
+        };
+        return [.. runs.SelectMany(r => r.Intervals!).GroupBy(i => i.Index)
+            .Select(g => (g.Average(i => i.StartSeconds + (i.LengthSeconds / 2)), g.Any(has)))];
     }
 
     private static string Count(double rate) => rate switch
