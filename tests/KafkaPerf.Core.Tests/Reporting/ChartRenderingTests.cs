@@ -10,6 +10,7 @@ using KafkaPerf.Plans;
 using KafkaPerf.Reporting;
 using KafkaPerf.Reporting.Charts;
 using KafkaPerf.Reporting.Exporters;
+using KafkaPerf.Reporting.History;
 using KafkaPerf.Running;
 using KafkaPerf.Scenarios;
 
@@ -215,6 +216,43 @@ public class ChartRenderingTests
             var chart = read.Single(c => c.File.EndsWith("-probes-produce-100b.svg", StringComparison.Ordinal));
             Assert.Equal(probes.Select(p => $"slow {Count(p.OfferedRate)} p99").Order(StringComparer.Ordinal), chart.Series.Select(s => s.Name).Order(StringComparer.Ordinal));
             Assert.Equal(chart.Series.Select(s => s.Name).Order(StringComparer.Ordinal), chart.EndLabels.Order(StringComparer.Ordinal));
+        }
+        finally
+        {
+            folder.Delete(recursive: true);
+        }
+    }
+
+    [Fact]
+    public async Task HistoryTrend_InHeadlessChromium_NoSegmentAcrossAResultWithoutTheClient()
+    {
+        // The history report's chart (history trend --html): java was not in stored result 3 of this cell, and its runs in
+        // result 5 all failed; confluent was in every one.
+        var folder = Directory.CreateTempSubdirectory("kafkaperf-trend-");
+        try
+        {
+            static TrendPoint Point(long result, string client, IReadOnlyList<double> runs) => new(result, DateTimeOffset.UnixEpoch.AddDays(result), $"r{result}", null,
+                new CellKey(client, ScenarioKind.Produce, 10_000, 100, "defaults", null), runs, null);
+            var points = new List<TrendPoint>();
+            for (long result = 1; result <= 6; result++)
+            {
+                points.Add(Point(result, "confluent", [0.10 + (result * 0.01), 0.11 + (result * 0.01), 0.12 + (result * 0.01)]));
+                if (result != 3) points.Add(Point(result, "java", result == 5 ? [] : [0.3, 0.31, 0.32]));
+            }
+            var page = Path.Combine(folder.FullName, "trend.html");
+            var html = HistoryReport.Html(points, 10, "trend");
+            await File.WriteAllTextAsync(page, html.Replace("</body>", Reader + "</body>", StringComparison.Ordinal).Replace("<svg ", "<figure data-sample=\"history\" data-file=\"trend\"><svg ", StringComparison.Ordinal).Replace("</svg>", "</svg></figure>", StringComparison.Ordinal));
+
+            var (exit, dom, errors) = await HeadlessChromium.RunAsync(HeadlessChromium.Find(), folder.FullName, "--dump-dom", new Uri(page).AbsoluteUri);
+            Assert.True(exit == 0, errors);
+            var chart = Assert.Single(JsonSerializer.Deserialize<List<ReadChart>>(WebUtility.HtmlDecode(Regex.Match(dom, "<pre id=\"charts\">(.*?)</pre>", RegexOptions.Singleline).Groups[1].Value), Json)!);
+
+            Assert.Empty(chart.Overflowing);
+            // Results are numbered 1 to 6 on the axis: java's line is 1-2 and 4 alone (a marker, no segment) and 6 alone.
+            var java = chart.Series.Single(s => s.Name == "java").Segments.Select(s => (chart.Plot!.At(s.Min()), chart.Plot.At(s.Max()))).ToList();
+            Assert.Equal([(1.0, 2.0)], java.Select(s => (Math.Round(s.Item1, 2), Math.Round(s.Item2, 2))));
+            var confluent = Assert.Single(chart.Series.Single(s => s.Name == "confluent").Segments);
+            Assert.Equal((1.0, 6.0), (Math.Round(chart.Plot!.At(confluent.Min()), 2), Math.Round(chart.Plot.At(confluent.Max()), 2)));
         }
         finally
         {
