@@ -173,13 +173,14 @@ internal sealed class CellTimeline
             {
                 double to = Statistics.Summary.Of(ends.Select(e => e.At)).Median;
                 string what = ends.GroupBy(e => e.What).OrderByDescending(g => g.Count()).First().Key;
-                windows.Add(new XYChart.LaneWindow(from, Math.Max(from, to), false, $"{row.Name}: {at} to {what} at {Seconds(to)}"));
+                // The tooltip keeps the fault as --fault spelled it, whose time counts from the measured part's start.
+                windows.Add(new XYChart.LaneWindow(from, Math.Max(from, to), false, $"{row.Name}, --fault {fault.Key}: {at} to {what} at {Seconds(to)}"));
                 said.Add($"{at}, {what} at {Seconds(to)}");
             }
             else if (fired.Any(x => x.Fault.Node is not null))
             {
                 // The fault acted on a node, and neither a new leader nor the node's return was seen: the window is open.
-                windows.Add(new XYChart.LaneWindow(from, End, true, $"{row.Name}: {at}; no new leader and no return seen by the run's end"));
+                windows.Add(new XYChart.LaneWindow(from, End, true, $"{row.Name}, --fault {fault.Key}: {at}; no new leader and no return seen by the run's end"));
                 said.Add($"{at}, no new leader or return seen by the run's end");
             }
             else
