@@ -86,7 +86,7 @@ internal sealed class CellTimeline
         }
     }
 
-    /// <summary>Per interval of <paramref name="row"/>'s runs, the median of <paramref name="value"/> at the interval's
+    /// <summary>Per interval of <paramref name="runs"/>, the median of <paramref name="value"/> at the interval's
     /// middle; NaN (a gap) where no run has a figure. With <paramref name="fullOnly"/>, an interval shorter than half its
     /// run's first measured one (the drain at a run's end) counts as without a figure.</summary>
     public static List<XYChart.Point> Line(IReadOnlyList<RunRecord> runs, Func<IntervalRecord, double> value, bool fullOnly = false)
