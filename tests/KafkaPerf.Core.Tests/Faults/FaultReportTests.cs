@@ -51,7 +51,9 @@ public sealed class FaultReportTests
 
         Assert.NotEmpty(charts);
         Assert.All(charts, c => Assert.Contains("fault-window", c.Svg, StringComparison.Ordinal));
-        Assert.All(charts, c => Assert.Contains("kill:leader@10s", c.Svg, StringComparison.Ordinal));
+        // The fault as --fault spelled it (its window's tooltip), and in the axis' time on the client's row.
+        Assert.All(charts, c => Assert.Contains("--fault kill:leader@10s", c.Svg, StringComparison.Ordinal));
+        Assert.All(charts, c => Assert.Contains("kill:leader at 12.0 s (10.0 s into the measured part)", c.Svg, StringComparison.Ordinal));
     }
 
     [Fact]

@@ -16,28 +16,18 @@ internal static class BreakdownBars
     private const double Width = 760, Left = 290, Right = 90, Top = 78, RowHeight = 26, BarHeight = 16;
     private const string QueueFill = "#E69F00", RequestFill = "#0072B2", RestFill = "#C8C8C8";
 
-    /// <summary>The chart, when some produce or roundtrip run of the result has the clients' queue or request figures.</summary>
+    /// <summary>The chart, when some produce or roundtrip run of the result has the clients' queue or request figures; a
+    /// client without either in a cell gets a row that says why instead of a bar.</summary>
     public static ReportChart? For(BenchmarkResult result)
     {
-        var rows = result.Runs.Where(r => !r.IsWarmup && r.Succeeded && r.Scenario != ScenarioKind.Consume)
-            .GroupBy(r => (r.Scenario, r.Variant, r.PayloadBytes, r.OfferedRate, r.Client))
-            .Select(group =>
-            {
-                var (scenario, variant, payload, rate, client) = group.Key;
-                double? queue = FaultTables.Median(group.Select(r => BreakdownTables.RunMean(r, b => b.QueueMs)));
-                double? request = FaultTables.Median(group.Select(r => BreakdownTables.RunMean(r, b => b.RequestMs)));
-                double? whole = FaultTables.Median(group.Select(r => (rate is null ? r.Latency : r.ResponseTime)?.P50Micros / 1_000));
-                string cell = $"{scenario.ToString().ToLowerInvariant()} · {ChartFormat.Bytes(payload)}"
-                    + (rate is { } offered ? $" · {ChartFormat.Count(offered)} msg/s" : " · burst")
-                    + (variant == "defaults" ? string.Empty : $" · {variant}");
-                return (Cell: cell, Client: client, Index: result.Plan.Clients.ToList().IndexOf(client), Queue: queue, Request: request, Whole: whole);
-            })
-            .Where(r => r.Queue is not null || r.Request is not null)
+        var clients = result.Plan.Clients.ToList();
+        var groups = BreakdownTables.Groups(ChartRuns.Happened(result)).ToList();
+        if (groups.All(g => g.Absent)) return null;
+        var rows = groups.Select(g => (Cell: ChartCell(g), g.Client, Index: clients.IndexOf(g.Client), g.Queue, g.Request, Whole: g.WholeMs, g.Absent, Why: g.Why.Short))
             .OrderBy(r => r.Cell, StringComparer.Ordinal).ThenBy(r => r.Index).ToList();
-        if (rows.Count == 0) return null;
 
         const string title = "Where the time went, per cell and client";
-        double max = rows.Max(r => Math.Max(r.Whole ?? 0, (r.Queue ?? 0) + (r.Request ?? 0)));
+        double max = rows.Where(r => !r.Absent).Max(r => Math.Max(r.Whole ?? 0, (r.Queue ?? 0) + (r.Request ?? 0)));
         var x = Axis.LinearFromZero(max <= 0 ? 1 : max * 1.02, ChartFormat.Short);
         x.SetPixels(Left, Width - Right);
         const string noteText = "Orange: a record's wait in the client before its request went out; blue: the request's round trip, network and broker "
@@ -72,6 +62,12 @@ internal static class BreakdownBars
             string label = row.Cell == previousCell ? row.Client : $"{row.Cell}  {row.Client}";
             previousCell = row.Cell;
             svg.Text(Left - 8, y + (BarHeight * 0.8), label, ChartTheme.TickSize, anchor: "end", fill: ChartTheme.ColourOf(row.Index));
+            if (row.Absent)
+            {
+                // No bar of zero length: a row that says why the client has none.
+                svg.Text(x.Map(0) + 4, y + (BarHeight * 0.8), row.Why, ChartTheme.TickSize, fill: ChartTheme.MutedText, cssClass: "absent");
+                continue;
+            }
             double queue = row.Queue ?? 0, request = row.Request ?? 0;
             double rest = row.Whole is { } whole ? Math.Max(0, whole - queue - request) : 0;
             double at = x.Map(0);
@@ -93,4 +89,9 @@ internal static class BreakdownBars
         }
         return new ReportChart("breakdown", ChartKind.Breakdown, title, svg.ToString());
     }
+
+    private static string ChartCell(BreakdownGroup group) =>
+        $"{group.Scenario.ToString().ToLowerInvariant()} · {ChartFormat.Bytes(group.PayloadBytes)}"
+        + (group.OfferedRate is { } offered ? $" · {ChartFormat.Count(offered)} msg/s" : " · burst")
+        + (group.Variant == "defaults" ? string.Empty : $" · {group.Variant}");
 }

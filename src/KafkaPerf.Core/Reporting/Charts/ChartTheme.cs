@@ -26,6 +26,19 @@ internal static class ChartTheme
 
     public static string ColourOf(int index) => Palette[index % Palette.Length];
 
+    /// <summary>A client's colour mixed with white: its share <paramref name="strength"/> (0 white, 1 the colour itself).
+    /// Mixed here rather than drawn with opacity, so that a band reads the same over the grid, in print and in a PNG.</summary>
+    public static string TintOf(int index, double strength)
+    {
+        var colour = ColourOf(index);
+        int Mix(int at)
+        {
+            int channel = Convert.ToInt32(colour.Substring(at, 2), 16);
+            return (int)Math.Round(255 - ((255 - channel) * Math.Clamp(strength, 0, 1)));
+        }
+        return $"#{Mix(1):x2}{Mix(3):x2}{Mix(5):x2}";
+    }
+
     /// <summary>Lines differ by dash as well as colour once the palette repeats or for readers who cannot tell the colours.</summary>
     public static string? DashOf(int index) => Dashes[(index / Palette.Length + index) % Dashes.Length];
 

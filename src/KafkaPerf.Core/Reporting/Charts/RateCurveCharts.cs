@@ -19,10 +19,14 @@ internal static class RateCurveCharts
             foreach (var search in cell)
             {
                 int index = Math.Max(0, clients.ToList().IndexOf(search.Client));
-                var probes = search.Probes.Where(p => p.ResponseTime is { Count: > 0 }).OrderBy(p => p.OfferedRate).ToList();
-                lines.Add(new XYChart.Series($"{search.Client} p99", index, [.. probes.Select(p => new XYChart.Point(p.OfferedRate, p.ResponseTime!.P99Micros))], Markers: true, Whiskers: false, Dash: string.Empty));
-                lines.Add(new XYChart.Series($"{search.Client} p50", index, [.. probes.Select(p => new XYChart.Point(p.OfferedRate, p.ResponseTime!.P50Micros))], Markers: true, Whiskers: false, Dash: "3 3"));
+                // A probe without a response time (nothing acknowledged, or every run failed) is a gap in the curve, not a
+                // segment from its neighbours.
+                var probes = search.Probes.OrderBy(p => p.OfferedRate).ToList();
+                lines.Add(new XYChart.Series($"{search.Client} p99", index, [.. probes.Select(p => new XYChart.Point(p.OfferedRate, p.ResponseTime is { Count: > 0 } r ? r.P99Micros : double.NaN))], Markers: true, Whiskers: false, Dash: string.Empty));
+                lines.Add(new XYChart.Series($"{search.Client} p50", index, [.. probes.Select(p => new XYChart.Point(p.OfferedRate, p.ResponseTime is { Count: > 0 } r ? r.P50Micros : double.NaN))], Markers: true, Whiskers: false, Dash: "3 3"));
             }
+            // No probe measured a response time (a client without delivery reports): a chart of the goal alone is no chart.
+            if (!lines.Any(l => l.Points.Any(p => double.IsFinite(p.Y)))) continue;
             var rates = lines.SelectMany(l => l.Points).Select(p => p.X).Where(x => x > 0).DefaultIfEmpty(1).ToList();
             var goals = cell.First().Goals;
             var limits = goals.Select(g => (Goal: g, Micros: Limit(g))).Where(g => g.Micros > 0).ToList();

@@ -29,6 +29,7 @@ public static class ReportCharts
         if (Ratios(result) is { } ratios) charts.Add(ratios);
         charts.AddRange(Latency(result));
         charts.AddRange(TimeSeriesCharts.For(result));
+        charts.AddRange(RateProbeCharts.For(result));
         if (BreakdownBars.For(result) is { } breakdown) charts.Add(breakdown);
         charts.AddRange(RateCurveCharts.For(result));
 
@@ -46,6 +47,7 @@ public static class ReportCharts
     private static IEnumerable<ReportChart> Throughput(BenchmarkResult result)
     {
         var plan = result.Plan;
+        var measured = ChartRuns.Measured(result).ToList();
         foreach (var scenario in plan.Scenarios)
         {
             foreach (var variant in plan.SettingsVariants.Select(v => v.Describe()))
@@ -56,16 +58,20 @@ public static class ReportCharts
                     // At a rate every client sends what the schedule says: the rate and latency charts say what differs, and a
                     // throughput chart per probe's message count (a rate search makes dozens) would say nothing.
                     if (cells.Count > 0 && cells.All(c => c.OfferedRate is not null)) continue;
+                    // No chart for what never ran (a plan stopped before it, or a rate plan's burst frame): an empty frame
+                    // would read as a measurement of nothing.
+                    var ran = measured.Where(r => r.Scenario == scenario && r.Variant == variant && r.MessageCount == messages && r.OfferedRate is null).ToList();
+                    if (ran.Count == 0) continue;
                     // Reference tools run only some scenarios: they get a line where they ran and no legend entry elsewhere.
+                    // A size without a figure is a gap in the client's line, not a segment from its neighbours.
                     var series = plan.Clients.Select((client, index) => (client, index))
                         .Where(c => !plan.IsReference(c.client) || BenchmarkPlan.ReferencesRun(scenario))
                         .Select(c => (Client: c.client, Index: c.index, Label: Label(plan, c.client)))
                         .Select(c => new XYChart.Series(c.Label, c.Index,
-                        [.. plan.PayloadSizes.Select(size => cells.FirstOrDefault(x => x.Client == c.Client && x.PayloadBytes == size))
-                            .OfType<CellResult>()
-                            .Where(x => x.Runs > 0)
-                            .Select(x => new XYChart.Point(x.PayloadBytes, x.MessagesPerSecond.Median, x.MessagesPerSecond.Min, x.MessagesPerSecond.Max))],
-                        Markers: true, Whiskers: true)).ToList();
+                        [.. plan.PayloadSizes.Select(size => cells.FirstOrDefault(x => x.Client == c.Client && x.PayloadBytes == size) is { Runs: > 0 } x
+                            ? new XYChart.Point(x.PayloadBytes, x.MessagesPerSecond.Median, x.MessagesPerSecond.Min, x.MessagesPerSecond.Max)
+                            : new XYChart.Point(size, double.NaN))],
+                        Markers: true, Whiskers: true, EmptyText: ran.Any(r => r.Client == c.Client) ? "no data" : "not run")).ToList();
                     int failed = cells.Sum(c => c.FailedRuns);
                     string title = $"{Title(scenario)} throughput by payload size";
                     var svg = ThroughputChart.Render(
@@ -88,9 +94,12 @@ public static class ReportCharts
         var baseline = plan.Clients[0];
         var candidates = plan.Clients.Skip(1).ToList();
         var rows = new List<RatioHeatMap.Row>();
-        // Throughput ratios of rate cells are the schedule's, 100 %: only bursts go in the heat-map.
+        var measured = ChartRuns.Measured(result).ToList();
+        // Throughput ratios of rate cells are the schedule's, 100 %: only bursts go in the heat-map, and only cells that ran.
         foreach (var cell in plan.Cells().Where(c => !c.IsRate))
         {
+            if (!measured.Any(r => r.Scenario == cell.Scenario && r.MessageCount == cell.MessageCount && r.PayloadBytes == cell.PayloadBytes
+                && r.Variant == cell.Variant && r.OfferedRate is null)) continue;
             var label = $"{Name(cell.Scenario)} · {ChartFormat.Bytes(cell.PayloadBytes)}"
                 + (plan.MessageCounts.Count > 1 ? $" · {ChartFormat.Messages(cell.MessageCount)} msgs" : string.Empty)
                 + (plan.SettingsVariants.Count > 1 ? $" · {cell.Variant}" : string.Empty);
@@ -131,12 +140,17 @@ public static class ReportCharts
     private static IEnumerable<ReportChart> Latency(BenchmarkResult result)
     {
         var plan = result.Plan;
+        // A rate search's probes have their percentiles on its rate curve, all of a cell's on one chart.
+        if (RateProbeCharts.IsSearch(result)) yield break;
+        var measured = ChartRuns.Measured(result).ToList();
         foreach (var cell in plan.Cells())
         {
             var runs = plan.ClientsFor(cell);
             var curves = plan.Clients.Select((client, index) => (client, index)).Where(c => runs.Contains(c.client))
                 .Select(c => new XYChart.Series(c.client, c.index, LatencyCurve(result, cell, c.client), Markers: false, Whiskers: false,
-                    EmptyText: plan.IsReference(c.client) ? "reference tool, no latency" : "no latency measured")).ToList();
+                    EmptyText: plan.IsReference(c.client) ? "reference tool, no latency"
+                        : measured.Any(r => r.Client == c.client && r.Scenario == cell.Scenario && r.MessageCount == cell.MessageCount && r.PayloadBytes == cell.PayloadBytes
+                            && r.Variant == cell.Variant && r.OfferedRate == cell.Rate) ? "no latency measured" : "not run")).ToList();
             if (curves.All(c => c.Points.Count == 0)) continue;
             string title = cell.Rate is { } rate
                 ? $"{Title(cell.Scenario)} response time{DueKind(cell.Scenario)}, {ChartFormat.Bytes(cell.PayloadBytes)} payloads at {ChartFormat.Count(rate)} msg/s"

@@ -66,18 +66,28 @@ public sealed class HtmlExporter : ResultExporterBase
         writer.Write($"<h1>{Text(report.Title)}</h1>\n");
         WriteBlocks(writer, report.Preamble);
         writer.Write("</header>\n");
-        bool bursts = result.Plan.Cells().Any(c => !c.IsRate);
-        // Only the sections this plan has: a burst plan shows throughput and its ratios, a rate plan its time series and
-        // rate search; both show latency.
+        // Only the sections this result has charts for: a burst plan shows throughput and its ratios, a rate plan its time
+        // series and rate search; both show latency. A plan stopped before its first run has no chart, and says so.
+        bool bursts = charts.Any(c => c.Kind == ChartKind.Throughput);
+        bool ran = ChartRuns.Measured(result).Any();
+        bool search = RateProbeCharts.IsSearch(result);
+        bool latency = ran && !search;
         var sections = new List<(string Id, string Title)>();
         if (bursts) sections.Add(("throughput", "Throughput"));
         if (bursts) sections.Add(("ratios", "Ratios"));
         if (charts.Any(c => c.Kind == ChartKind.RateCurve)) sections.Add(("rate-search", "Rate search"));
         if (charts.Any(c => c.Kind == ChartKind.TimeSeries)) sections.Add(("over-time", "Over time"));
         if (charts.Any(c => c.Kind == ChartKind.Breakdown)) sections.Add(("breakdown", "Where the time went"));
-        sections.Add(("latency", "Latency"));
+        if (latency) sections.Add(("latency", "Latency"));
         sections.Add(("tables", "Tables"));
         writer.Write("<nav>" + string.Concat(sections.Select(x => $"<a href=\"#{x.Id}\">{x.Title}</a>")) + "</nav>\n");
+        if (!ran)
+        {
+            string why = result.AbortReason is not null ? "the plan stopped before any run finished"
+                : result.Cancelled ? "the plan was cancelled before any run finished"
+                : "no run finished";
+            writer.Write($"<p class=\"muted\" id=\"no-charts\">No charts: {why}, so nothing was measured to draw.</p>\n");
+        }
 
         if (bursts)
         {
@@ -107,11 +117,15 @@ public sealed class HtmlExporter : ResultExporterBase
             writer.Write("</section>\n");
         }
 
-        writer.Write("<section id=\"latency\">\n<h2>Latency</h2>\n");
-        if (charts.Any(c => c.Kind == ChartKind.Latency)) WriteCharts(writer, charts.Where(c => c.Kind == ChartKind.Latency));
-        else writer.Write("<p class=\"muted\">No latency was measured: latency comes from produce (send → ack) and roundtrip (produce → consume) runs of clients that report it.</p>\n");
+        if (latency)
+        {
+            writer.Write("<section id=\"latency\">\n<h2>Latency</h2>\n");
+            if (charts.Any(c => c.Kind == ChartKind.Latency)) WriteCharts(writer, charts.Where(c => c.Kind == ChartKind.Latency));
+            else writer.Write("<p class=\"muted\">No latency was measured: latency comes from produce (send → ack) and roundtrip (produce → consume) runs of clients that report it.</p>\n");
+            writer.Write("</section>\n");
+        }
 
-        writer.Write("</section>\n<section id=\"tables\">\n<h2>Tables</h2>\n");
+        writer.Write("<section id=\"tables\">\n<h2>Tables</h2>\n");
         // One level below the page's own sections.
         foreach (var section in report.Sections)
         {

@@ -117,8 +117,13 @@ public static class HistoryReport
         double scale = micros && values.Count > 0 && values.Max() >= 2_000 ? 1_000 : 1;
         string unit = cell.OfferedRate is null ? "elapsed s" : scale == 1 ? "p99 response µs" : "p99 response ms";
         var clients = points.Select(p => p.Cell.Client).Distinct().ToList();
+        // A stored result that ran this cell without the client is a gap in the client's line, as is one whose runs all
+        // failed (a NaN median): a segment across it would draw a trend through a result that measured nothing of it.
+        var results = points.Select(p => p.ResultId).Distinct().ToList();
         var lines = clients.Select((client, index) => new XYChart.Series(client, index,
-            [.. points.Where(p => p.Cell.Client == client).Select(p => new XYChart.Point(order[p.ResultId], p.Median / scale, p.Interval.Low / scale, p.Interval.High / scale))],
+            [.. results.Select(id => points.FirstOrDefault(p => p.ResultId == id && p.Cell.Client == client) is { } p
+                ? new XYChart.Point(order[id], p.Median / scale, p.Interval.Low / scale, p.Interval.High / scale)
+                : new XYChart.Point(order[id], double.NaN))],
             Markers: true, Whiskers: true)).ToList();
         var flagged = points.Where(p => p.Flagged(percent)).Select(p => new XYChart.Point(order[p.ResultId], p.Median / scale)).ToList();
         if (flagged.Count > 0) lines.Add(new XYChart.Series($"flagged by the gate (> {percent:0.#} % slower)", clients.Count, flagged, Markers: true, Whiskers: false, Line: false, MarkerSize: 9));

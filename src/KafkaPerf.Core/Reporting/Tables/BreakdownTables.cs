@@ -55,17 +55,63 @@ internal static class BreakdownTables
                 + "the batches, the broker's throttle, a consumer's fetch round trip (librdkafka: rtt to the partitions' leaders; Java: "
                 + "fetch-latency-avg, which includes the broker's wait for data) and lag as the client sees it, and the collections: .NET's "
                 + "pauses and the client runtime's (the in-process JVM) collection time, per second of the run. A rate run's figure is its "
-                + "mean over its measured intervals; a burst's (no intervals) the mean of one reading a second over its timed section, and "
-                + "its service p50 its delivery latency's; then the median over the runs; – = the client does not say (or a burst shorter "
-                + "than the client's 1 s window). --no-breakdown leaves it out."),
+                + "mean over its measured intervals; a burst's (no intervals) the mean of one reading a second over its timed section - or, "
+                + "for a burst shorter than librdkafka's 1 s window, the window that holds it, read just after the timed section (it may "
+                + "begin before the burst) - and its service p50 its delivery latency's; then the median over the runs; – = the client "
+                + "does not say (the list under the table says why). --no-breakdown leaves it out."),
             new ReportTable(
             [
                 Left("scenario"), Left("variant"), Right("payload B"), Right("offered msg/s"), Left("client"), Right("runs"),
                 Right("queue ms"), Right("network + broker ms"), Right("service p50 ms"), Right("batch B"), Right("records/request"),
                 Right("throttle ms"), Right("fetch ms"), Right("client lag"), Right(".NET GC ms/s"), Right("runtime GC ms/s"),
             ], rows),
+            .. Absent(runs),
             .. BrokerPart(brokerRows),
         ]);
+    }
+
+    /// <summary>One line per client and cell without a queue or request figure, beside clients that have them, saying why.</summary>
+    private static IEnumerable<ReportBlock> Absent(List<RunRecord> runs)
+    {
+        var groups = Groups(runs).ToList();
+        if (groups.All(g => g.Absent)) yield break;
+        var lines = groups.Where(g => g.Absent).Select(g => $"{g.Client}, {g.Cell}: {g.Why.Long}").ToList();
+        if (lines.Count > 0) yield return new ReportList(lines);
+    }
+
+    /// <summary>Per cell and client of the produce and roundtrip runs with a breakdown: the median queue and request
+    /// figures over the runs (none when no run has it) and, for when neither is there, why not.</summary>
+    internal static IEnumerable<BreakdownGroup> Groups(IEnumerable<RunRecord> runs) =>
+        runs.Where(r => !r.IsWarmup && r.Succeeded && r.Scenario != ScenarioKind.Consume
+                && (r.Breakdown is not null || r.Intervals?.Any(i => i.Breakdown is not null) == true))
+            .GroupBy(r => (r.Scenario, r.Variant, r.PayloadBytes, r.OfferedRate, r.Client))
+            .Select(group =>
+            {
+                var (scenario, variant, payload, rate, client) = group.Key;
+                return new BreakdownGroup(scenario, variant, payload, rate, client,
+                    Median(group.Select(r => RunMean(r, b => b.QueueMs))), Median(group.Select(r => RunMean(r, b => b.RequestMs))),
+                    Median(group.Select(r => (rate is null ? r.Latency : r.ResponseTime)?.P50Micros / 1_000)), WhyNone([.. group]));
+            });
+
+    /// <summary>Why runs have no queue or request figure, at length and in a few words: a burst shorter than the client's
+    /// statistics interval ends before the client says anything (librdkafka's come every <c>statistics.interval.ms</c>,
+    /// 1 s), which its effective configuration shows; otherwise the client gave none.</summary>
+    private static (string Long, string Short) WhyNone(List<RunRecord> runs)
+    {
+        double? elapsed = Median(runs.Select(r => (double?)r.ElapsedSeconds));
+        string? interval = runs.Select(r => r.ProducerConfig?.GetValueOrDefault("statistics.interval.ms")).FirstOrDefault(v => v is not null);
+        bool burst = runs.All(r => r.OfferedRate is null);
+        if (burst && elapsed is { } seconds && interval is not null && double.TryParse(interval, NumberStyles.Float, CultureInfo.InvariantCulture, out double ms) && ms > 0 && seconds * 1000 < ms)
+        {
+            return (string.Create(CultureInfo.InvariantCulture, $"no figure - its statistics come every {ms / 1000:0.###} s (statistics.interval.ms), longer than the burst ({seconds:0.###} s), and none came with it"),
+                string.Create(CultureInfo.InvariantCulture, $"no figure: statistics every {ms / 1000:0.###} s, burst {seconds:0.###} s"));
+        }
+        if (burst && elapsed is { } shorter && shorter < 1)
+        {
+            return (string.Create(CultureInfo.InvariantCulture, $"no figure - the burst lasted {shorter:0.###} s, shorter than the client's statistics window, and none came with it"),
+                string.Create(CultureInfo.InvariantCulture, $"no figure: burst {shorter:0.###} s, shorter than its statistics"));
+        }
+        return ("no figure - the client gave none for its queue or requests", "no figure: the client gave none");
     }
 
     private static IEnumerable<ReportBlock> BrokerPart(List<IReadOnlyList<string>> rows)
