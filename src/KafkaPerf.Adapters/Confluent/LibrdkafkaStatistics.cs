@@ -20,12 +20,7 @@ internal sealed class LibrdkafkaStatistics(bool consumer = false) : IClientBreak
     public const string IntervalMs = "1000";
 
     private readonly Lock _lock = new();
-
-    // A producer's windows are numbered, so that a burst shorter than one can wait for the window that holds it (after its
-    // timed section, while the producer's own poll thread still serves the statistics). A consumer's come from its poll
-    // loop, which stops with the timed section: no window would follow, and a wait for one would only cost time.
-    private ClientBreakdown _latest = new(null, null, null, null, null) { NumbersWindows = !consumer };
-    private long _windows;
+    private ClientBreakdown _latest;
 
     /// <summary>Turns librdkafka's statistics on in <paramref name="settings"/>.</summary>
     /// <param name="settings">The producer's settings.</param>
@@ -54,7 +49,7 @@ internal sealed class LibrdkafkaStatistics(bool consumer = false) : IClientBreak
         {
             return;
         }
-        lock (_lock) _latest = consumer ? parsed : parsed with { NumbersWindows = true, Window = ++_windows };
+        lock (_lock) _latest = parsed;
     }
 
     /// <summary>One statistics document's breakdown.</summary>

@@ -28,13 +28,4 @@ public interface IClientBreakdown
 /// <param name="FetchMs">A consumer's fetch request time, in milliseconds (a producer: <see langword="null"/>).</param>
 /// <param name="Lag">A consumer's lag behind the end of its partitions, in records, as the client sees it.</param>
 public readonly record struct ClientBreakdown(double? QueueMs, double? RequestMs, double? BatchBytes, double? RecordsPerRequest, double? ThrottleMs,
-    double? FetchMs = null, double? Lag = null)
-{
-    /// <summary>Whether the client numbers its statistics windows in <see cref="Window"/>: a burst shorter than one of them
-    /// then waits, after its timed section, for the window that holds it (librdkafka's producer statistics).</summary>
-    public bool NumbersWindows { get; init; }
-
-    /// <summary>Which of the client's windows the figures are from: 1, 2, … as they come; 0 before the first (and for a
-    /// client that does not number them).</summary>
-    public long Window { get; init; }
-}
+    double? FetchMs = null, double? Lag = null);

@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using KafkaPerf.Clients;
 using KafkaPerf.Measurement;
 
@@ -11,19 +10,11 @@ namespace KafkaPerf.Scenarios;
 /// </summary>
 /// <remarks><see cref="Start"/> and <see cref="Stop"/> are called outside the timed section (the broker's answer is
 /// awaited in both); the readings in between run on this object's thread, never on a sending or receiving one. A burst
-/// shorter than a client's statistics window (librdkafka's second) ends before the client has said anything of it: for a
-/// client that numbers its windows (<see cref="ClientBreakdown.NumbersWindows"/>), <see cref="Stop"/> then waits, after the
-/// timed section, for the window that holds the burst - up to <see cref="WindowWait"/>, costing time but nothing
-/// measured. That window may begin before the burst (the producer's metadata round is in its request figure).</remarks>
+/// shorter than the clients' statistics window (a second) may end before either client has any figure.</remarks>
 internal sealed class BurstBreakdown : IDisposable
 {
     private static readonly TimeSpan BrokerWait = TimeSpan.FromMilliseconds(250);
     private static readonly TimeSpan ReadEvery = TimeSpan.FromSeconds(1);
-
-    /// <summary>The longest <see cref="Stop"/> waits for a client's window to close: librdkafka's interval (1 s) and some.</summary>
-    internal static readonly TimeSpan WindowWait = TimeSpan.FromSeconds(1.5);
-    private static readonly TimeSpan WindowPoll = TimeSpan.FromMilliseconds(20);
-    private readonly Dictionary<IClientBreakdown, long> _windowAtStart = new(ReferenceEqualityComparer.Instance);
     private readonly List<IClientBreakdown> _sources = [];
     private readonly List<ClientBreakdown> _readings = [];
     private readonly IRuntimeProbe? _runtime;
@@ -55,12 +46,6 @@ internal sealed class BurstBreakdown : IDisposable
     /// <summary>Starts the count, just before the timed section.</summary>
     public void Start()
     {
-        IClientBreakdown[] sources;
-        lock (_sources) sources = [.. _sources];
-        foreach (var source in sources)
-        {
-            if (TryRead(source) is { NumbersWindows: true } reading) _windowAtStart[source] = reading.Window;
-        }
         TakeBroker(_broker, BrokerWait);
         _gcPause = GC.GetTotalPauseDuration();
         _runtimeGcMillis = ReadRuntimeGcMillis(_runtime);
@@ -75,13 +60,10 @@ internal sealed class BurstBreakdown : IDisposable
         _stop.Set();
         _thread.Join();
         _thread = null;
-        // The collections and the broker's figures are the timed section's: taken before any wait for a client's window.
+        Read();
         var pause = GC.GetTotalPauseDuration();
         long? runtime = ReadRuntimeGcMillis(_runtime);
-        var broker = TakeBroker(_broker, BrokerWait);
-        AwaitWindows();
-        Read();
-        Result = Combine(_readings, (pause - _gcPause).TotalMilliseconds, runtime - _runtimeGcMillis, broker);
+        Result = Combine(_readings, (pause - _gcPause).TotalMilliseconds, runtime - _runtimeGcMillis, TakeBroker(_broker, BrokerWait));
     }
 
     public void Dispose()
@@ -93,31 +75,6 @@ internal sealed class BurstBreakdown : IDisposable
             _thread = null;
         }
         _stop.Dispose();
-    }
-
-    /// <summary>Waits, for each client that numbers its windows and closed none since <see cref="Start"/>, until the window
-    /// that holds the burst closes (its figures are then the latest), or <see cref="WindowWait"/> has passed.</summary>
-    private void AwaitWindows()
-    {
-        long started = Stopwatch.GetTimestamp();
-        foreach (var (source, atStart) in _windowAtStart)
-        {
-            while (TryRead(source) is { } reading && reading.Window <= atStart && Stopwatch.GetElapsedTime(started) < WindowWait)
-                Thread.Sleep(WindowPoll);
-        }
-    }
-
-    private static ClientBreakdown? TryRead(IClientBreakdown source)
-    {
-        try
-        {
-            return source.ReadBreakdown();
-        }
-        catch (Exception ex) when (ex is not OutOfMemoryException)
-        {
-            // A client being torn down: nothing to wait for.
-            return null;
-        }
     }
 
     private void Loop()

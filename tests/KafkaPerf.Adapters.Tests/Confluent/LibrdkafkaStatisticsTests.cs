@@ -44,25 +44,6 @@ public sealed class LibrdkafkaStatisticsTests
     }
 
     [Fact]
-    public void OnStatistics_Producer_NumbersItsWindowsSoThatAShortBurstCanWaitForItsOwn()
-    {
-        var producer = new LibrdkafkaStatistics();
-        var consumer = new LibrdkafkaStatistics(consumer: true);
-
-        var before = producer.ReadBreakdown();
-        producer.OnStatistics(Statistics);
-        producer.OnStatistics(Statistics);
-        consumer.OnStatistics(Statistics);
-
-        Assert.True(before.NumbersWindows);
-        Assert.Equal(0, before.Window);
-        Assert.Equal(2, producer.ReadBreakdown().Window);
-        Assert.Equal(3.68, producer.ReadBreakdown().QueueMs!.Value, 6);
-        // A consumer's statistics come from its poll loop, which stops with the timed section: none would follow a burst.
-        Assert.False(consumer.ReadBreakdown().NumbersWindows);
-    }
-
-    [Fact]
     public void Parse_NoWindowWithSamples_SaysNothingRatherThanZero()
     {
         var b = LibrdkafkaStatistics.Parse("""{ "brokers": { "b/1": { "int_latency": { "avg": 0, "cnt": 0 } } }, "topics": {} }""");

@@ -55,10 +55,9 @@ internal static class BreakdownTables
                 + "the batches, the broker's throttle, a consumer's fetch round trip (librdkafka: rtt to the partitions' leaders; Java: "
                 + "fetch-latency-avg, which includes the broker's wait for data) and lag as the client sees it, and the collections: .NET's "
                 + "pauses and the client runtime's (the in-process JVM) collection time, per second of the run. A rate run's figure is its "
-                + "mean over its measured intervals; a burst's (no intervals) the mean of one reading a second over its timed section - or, "
-                + "for a burst shorter than librdkafka's 1 s window, the window that holds it, read just after the timed section (it may "
-                + "begin before the burst) - and its service p50 its delivery latency's; then the median over the runs; – = the client "
-                + "does not say (the list under the table says why). --no-breakdown leaves it out."),
+                + "mean over its measured intervals; a burst's (no intervals) the mean of one reading a second over its timed section, and "
+                + "its service p50 its delivery latency's; then the median over the runs; – = the client does not say (the list under the "
+                + "table says why: a burst shorter than the client's 1 s window, for one). --no-breakdown leaves it out."),
             new ReportTable(
             [
                 Left("scenario"), Left("variant"), Right("payload B"), Right("offered msg/s"), Left("client"), Right("runs"),
