@@ -55,7 +55,7 @@ for ((i = 1; i <= times; i++)); do
     out=$(cd "$root" && dotnet test "$project" -c Release --no-build --filter "$filter" 2>&1)
     code=$?
     secs=$(( $(date +%s) - start ))
-    summary=$(echo "$out" | grep -E "^(Passed|Failed)!" | tail -1 | sed 's/ - .*dll.*//')
+    summary=$(echo "$out" | grep -E "^(Passed|Failed)!" | tail -1 | sed -E 's/^(Passed|Failed)! +- +//; s/, Duration.*//')
     invocations=$((invocations + 1))
     [ $code -eq 0 ] && green=$((green + 1))
     say "  round $i $(basename "$project"): exit $code in ${secs} s; ${summary:-no summary}"
