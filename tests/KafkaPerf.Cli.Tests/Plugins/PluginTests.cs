@@ -112,7 +112,7 @@ public sealed class PluginTests(SamplePlugin sample) : IClassFixture<SamplePlugi
         { "no-core", "'{0}' holds no client: it does not reference KafkaPerf.Core" },
         { "throwing", "Creating BadFactory of '{0}' failed: InvalidOperationException: no licence key." },
         { "clash", "The plugin client 'confluent' from '{0}' has the name of a built-in client: rename it" },
-        { "contract", "'{0}' was built against the client contract 9.0 (KafkaPerf.Core 9.0.0.0) and this KafkaPerf has 1.1: build it again against this KafkaPerf's KafkaPerf.Core." },
+        { "contract", "'{0}' was built against the client contract 9.0 (KafkaPerf.Core 9.0.0.0) and this KafkaPerf has {2}: build it again against this KafkaPerf's KafkaPerf.Core." },
         { "twice", "Two plugin clients are named 'orders-json': from '{1}' and from '{0}'" },
         { "version", "'java@4.0.0': java runs the one Apache Kafka client whose jars KafkaPerf fetched" },
     };
@@ -147,9 +147,13 @@ public sealed class PluginTests(SamplePlugin sample) : IClassFixture<SamplePlugi
         Assert.Equal(2, exit);
         var line = Assert.Single(err.TrimEnd().Split('\n'));
         var main = kind is "twice" ? Path.Combine(path, "CustomClient.dll") : kind is "folder" or "missing" ? path : Path.GetFullPath(path);
-        Assert.StartsWith("kafkaperf: " + string.Format(System.Globalization.CultureInfo.InvariantCulture, expected, main, Path.Combine(sample.Folder, "CustomClient.dll")), line, StringComparison.Ordinal);
+        Assert.StartsWith("kafkaperf: " + string.Format(System.Globalization.CultureInfo.InvariantCulture, expected, main, Path.Combine(sample.Folder, "CustomClient.dll"), ContractOfThisKafkaPerf()), line, StringComparison.Ordinal);
         Assert.False(Directory.Exists(output));
     }
+
+    /// <summary>The client contract of the KafkaPerf under test: its KafkaPerf.Core's major and minor version.</summary>
+    private static string ContractOfThisKafkaPerf() =>
+        System.Reflection.AssemblyName.GetAssemblyName(Path.Combine(AppContext.BaseDirectory, "KafkaPerf.Core.dll")).Version!.ToString(2);
 
     private static string Write(string path, string text)
     {
