@@ -10,6 +10,7 @@ using KafkaPerf.Clients;
 namespace KafkaPerf.Adapters.Tests.Broker;
 
 /// <summary>The embedded cluster of three nodes, one started per test (the kill test leaves it short of a node).</summary>
+[Collection(OwnClusterJavaCollectionDefinition.Name)]
 public sealed class EmbeddedClusterTests
 {
     [Fact]

@@ -30,7 +30,12 @@ public sealed class BacklogOnBrokerTests(BrokerFixture fixture)
             Assert.Equal(m.Sent, m.Received);
             var b = m.Backlog!;
             Assert.Equal(2_000, b.Records);
-            Assert.InRange(b.ReachedAtSeconds, 0.9, 3);
+            // 2 000 records are not all due before 1 s at 2 000 a second (the warm-up's included); how much later the
+            // producers had them acknowledged is this machine's speed (4.4 s on a busy CI machine), so the upper bound is
+            // the run's own end: the backlog was reached while the producers still ran.
+            Assert.True(b.ReachedAtSeconds >= 0.9, $"backlog reached at {b.ReachedAtSeconds} s");
+            var end = m.Intervals!.Max(i => i.StartSeconds + i.LengthSeconds);
+            Assert.True(b.ReachedAtSeconds < end, $"backlog reached at {b.ReachedAtSeconds} s, after the run's last interval ended ({end} s)");
             Assert.True(b.ConsumersReadyAtSeconds >= b.ReachedAtSeconds);
             Assert.NotNull(b.CaughtUpAtSeconds);
             Assert.True(b.DrainRecordsPerSecond > 2_000, $"{clientName} drained at {b.DrainRecordsPerSecond}/s");
