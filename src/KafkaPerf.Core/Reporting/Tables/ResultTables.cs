@@ -1,4 +1,5 @@
 using System.Globalization;
+using KafkaPerf.Plans;
 using KafkaPerf.Scenarios;
 using KafkaPerf.Statistics;
 using static KafkaPerf.Reporting.Tables.ExactCells;
@@ -203,7 +204,7 @@ public static class ResultTables
             new ReportParagraph("Runs at a rate: response time from when each record was due (it includes every delay of the sender, so a stall cannot hide), "
                 + "service time from when it was actually sent, send delay = actual − intended send time; produce: to the acknowledgement, roundtrip: to the arrival. "
                 + "Percentiles merged from every measured run's histogram; achieved = the median run's measured records over the time from the first one's due time to the last send. "
-                + "A burst with several producers or consumers has no due time: its latency is the service time."),
+                + "A burst with several producers or consumers has no due time: its latency is the service time." + NothingReadBack(cells)),
             new ReportTable(
                 [Left("scenario"), Left("variant"), Left("client"), Right("payload B"), Right("offered msg/s"), Right("achieved msg/s"), Right("runs"), Right("failed"),
                  Right("response p50 µs"), Right("p99 µs"), Right("p99.9 µs"), Right("max µs"), Right("service p50 µs"), Right("p99 µs"), Right("max µs"),
@@ -213,7 +214,7 @@ public static class ResultTables
                     Name(c.Scenario), c.Variant, c.Client, F(c.PayloadBytes), F(c.OfferedRate, "0"), F(c.AchievedRate?.Median, "0"), F(c.Runs), F(c.FailedRuns),
                     F(c.ResponseTime?.P50Micros, "0.0"), F(c.ResponseTime?.P99Micros, "0.0"), F(c.ResponseTime?.P999Micros, "0.0"), F(c.ResponseTime?.MaxMicros, "0.0"),
                     F(c.ServiceTime?.P50Micros, "0.0"), F(c.ServiceTime?.P99Micros, "0.0"), F(c.ServiceTime?.MaxMicros, "0.0"),
-                    F(c.SendDelay?.P99Micros, "0.0"), F(c.SendDelay?.MaxMicros, "0.0"), Lost(c), F(c.Duplicates),
+                    F(c.SendDelay?.P99Micros, "0.0"), F(c.SendDelay?.MaxMicros, "0.0"), Lost(c, result.Plan), Duplicates(c),
                 ])),
         };
         var comparisons = result.Comparisons.Where(c => c.ResponseTimeP99 is not null).ToList();
@@ -278,7 +279,8 @@ public static class ResultTables
 
     private static ReportSection PerClientStatistics(BenchmarkResult result) => new("Per-client statistics",
     [
-        new ReportParagraph("Elapsed seconds over the measured runs (warm-ups and failed runs excluded); CV = SD / mean; trimmed = min and max dropped; latency percentiles merged from every run's histogram."),
+        new ReportParagraph("Elapsed seconds over the measured runs (warm-ups and failed runs excluded); CV = SD / mean; trimmed = min and max dropped; latency percentiles merged from every run's histogram."
+            + NothingReadBack(result.Cells)),
         new ReportTable(
             [Left("scenario"), Left("variant"), Left("client"), Right("messages"), Right("payload B"), Right("runs"), Right("failed"), Right("mean s"), Right("SD s"),
              Right("CV %"), Right("median s"), Right("trimmed mean s"), Right("median msg/s"), Right("median MB/s"), Right("p50 µs"), Right("p99 µs"), Right("max µs"),
@@ -291,7 +293,7 @@ public static class ResultTables
                     Name(c.Scenario), c.Variant, c.Client, F(c.MessageCount), F(c.PayloadBytes), F(c.Runs), F(c.FailedRuns),
                     F(e.Mean, "0.000000"), e.Count < 2 ? "–" : F(e.StandardDeviation, "0.000000"), e.Count < 2 ? "–" : F(e.CoefficientOfVariation * 100),
                     F(e.Median, "0.000000"), F(e.TrimmedMean, "0.000000"), F(c.MessagesPerSecond.Median, "0"), F(c.MegabytesPerSecond.Median),
-                    F(c.Latency?.P50Micros, "0.0"), F(c.Latency?.P99Micros, "0.0"), F(c.Latency?.MaxMicros, "0.0"), Lost(c), F(c.Duplicates),
+                    F(c.Latency?.P50Micros, "0.0"), F(c.Latency?.P99Micros, "0.0"), F(c.Latency?.MaxMicros, "0.0"), Lost(c, result.Plan), Duplicates(c),
                 ];
             })),
     ]);
@@ -353,8 +355,24 @@ public static class ResultTables
         ]);
     }
 
-    /// <summary>A cell's lost records, and those not verified when some run's read stopped short of them.</summary>
-    private static string Lost(CellResult c) => c.NotVerifiedRuns > 0 ? $"{F(c.Lost)} + {F(c.NotVerified)} not verified" : F(c.Lost);
+    /// <summary>A cell's lost records, and those not verified when some run's read stopped short of them; – for a
+    /// client's produce cell, which reads nothing back (a zero there would claim a check that was never made). A reference
+    /// tool's produce is checked against the topic's end offsets, so its figure stands; and any figure a produce cell does
+    /// carry (a worker's share not verified, a plugin's count) is shown, never hidden behind –.</summary>
+    private static string Lost(CellResult c, BenchmarkPlan plan) =>
+        c.NotVerifiedRuns > 0 ? $"{F(c.Lost)} + {F(c.NotVerified)} not verified"
+        : c.Scenario == ScenarioKind.Produce && c.Lost == 0 && !plan.IsReference(c.Client) ? "–"
+        : F(c.Lost);
+
+    /// <summary>A cell's records read more than once; – for a produce cell, which reads nothing back (unless it carries a
+    /// figure).</summary>
+    private static string Duplicates(CellResult c) => c.Scenario == ScenarioKind.Produce && c.Duplicates == 0 ? "–" : F(c.Duplicates);
+
+    /// <summary>The sentence that says why a produce cell's lost and dup are –, when the table has one.</summary>
+    private static string NothingReadBack(IEnumerable<CellResult> cells) =>
+        cells.Any(c => c.Scenario == ScenarioKind.Produce)
+            ? " Lost and dup are – for a client's produce, which reads nothing back (a reference tool's is checked against the topic's end offsets; a record the broker did not acknowledge is reported as a delivery error, never as lost; a fault's read-back is in the Failover table)."
+            : string.Empty;
 
     private static string VerdictText(Verdict verdict, string candidate) => verdict switch
     {
