@@ -30,7 +30,11 @@ public sealed class HistoryCliTests : IDisposable
 
         var (listed, table, listErr) = await CliProcess.RunAsync(null, "history", "list", "--store", Db, "--commit", "c0ffee3");
         var last = Directory.GetFiles(output, "*.json").Order(StringComparer.Ordinal).Last();
-        var (judged, verdicts, judgeErr) = await CliProcess.RunAsync(null, "compare", last, "--against-history", "10", "--store", Db, "--fail-if-slower", "100");
+        // The runs take a millisecond or so each: their speed is the machine's moment (a CI run beside another test
+        // assembly saw the candidate 4.4 times its history), so the gate is given its largest allowance, 999 % - this
+        // test is about storing and judging, not about this machine's speed; the gate's verdicts are tested on fixed
+        // results below.
+        var (judged, verdicts, judgeErr) = await CliProcess.RunAsync(null, "compare", last, "--against-history", "10", "--store", Db, "--fail-if-slower", "999");
 
         Assert.Equal(0, listed);
         Assert.Contains("| 4 | ", table, StringComparison.Ordinal);
@@ -39,7 +43,7 @@ public sealed class HistoryCliTests : IDisposable
         Assert.True(judged == 0, verdicts + judgeErr);
         // The candidate was stored itself; it is not its own history.
         Assert.Contains("| inmemory | produce | defaults | 20000 | 100 | – | elapsed s | 3 |", verdicts, StringComparison.Ordinal);
-        Assert.Contains("no cell is slower than its history by more than 100 % with 95 % confidence (1 judged)", judgeErr, StringComparison.Ordinal);
+        Assert.Contains("no cell is slower than its history by more than 999 % with 95 % confidence (1 judged)", judgeErr, StringComparison.Ordinal);
     }
 
     [Fact]
