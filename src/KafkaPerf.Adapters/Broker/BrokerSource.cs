@@ -1,4 +1,5 @@
 using KafkaPerf.Clients;
+using KafkaPerf.Plans;
 using KafkaPerf.Running;
 
 namespace KafkaPerf.Adapters.Broker;
@@ -16,6 +17,9 @@ public abstract record BrokerSource : IBrokerSource
 
     /// <inheritdoc />
     public virtual string? RefuseFault(FaultSpec fault) => null;
+
+    /// <inheritdoc />
+    public virtual string? RefusePlan(BenchmarkPlan plan) => null;
 
     /// <inheritdoc />
     public async Task<IBrokerLease> ConnectAsync(TextWriter? log, CancellationToken cancellationToken) =>
@@ -67,6 +71,9 @@ public abstract record BrokerSource : IBrokerSource
 
         /// <inheritdoc />
         public override string? RefuseFault(FaultSpec fault) => EmbeddedFaults.RefuseFor(Options.Brokers, fault);
+
+        /// <inheritdoc />
+        public override string? RefusePlan(BenchmarkPlan plan) => EmbeddedDisk.Shortfall(plan, Options);
     }
 
     /// <summary>A broker in a container.</summary>

@@ -68,8 +68,6 @@ internal sealed class RunCommand(ClientCatalog catalog, EmbeddedKafkaBrokerOptio
             distribution = DistributionOptions.Read(parse);
             // A client version (confluent@2.15.1) is restored once, before anything starts.
             registry = await ClientCatalog.WithVersionsAsync(registry, plan.Clients, outputs.Log, cancellationToken);
-            if (distribution is not null && plan.ClientOverrides.SelectMany(c => c.Value.Select(s => (Client: c.Key, s.Key, s.Value))).FirstOrDefault(s => KafkaSecurity.IsSecret(s.Key, s.Value)) is { Client: not null } secret)
-                throw new PlanValidationException($"-X {secret.Client}:{secret.Key} holds a secret, and workers get the plan as a document that never carries one: give credentials with --sasl-credentials FILE on the coordinator and every worker.");
         }
         catch (PluginException ex)
         {
@@ -86,10 +84,6 @@ internal sealed class RunCommand(ClientCatalog catalog, EmbeddedKafkaBrokerOptio
         }
         foreach (var note in notes) Console.Error.WriteLine(note);
         (plan, var warmupNotice) = WithClusterWarmup(parse, plan, registry, source, distribution);
-        if (distribution is not null && plan.Faults.Count > 0)
-            return CliErrors.BadInput("--fault runs with the clients of this process only: workers (--processes, --workers) do not take faults yet; leave them out.");
-        if (distribution is not null && plan.SettingsVariants.Any(v => v.TransactionRecords is not null || v.BacklogBytes is not null || v.Group.IsShare()))
-            return CliErrors.BadInput("Workers (--processes, --workers) do not run transactions, a backlog or share groups yet: run --transactions, --backlog and --group share in one process.");
 
         var log = outputs.Log;
         var checkpoints = new CheckpointFiles(outputs.Folder, stem, outputs.Formats, Console.Error);
@@ -101,14 +95,11 @@ internal sealed class RunCommand(ClientCatalog catalog, EmbeddedKafkaBrokerOptio
                 ? async (connection, token) => await WorkerGroup.JoinAsync(connection, plan, d.Group, d.Expect, d.Processes, WorkerCommandLine(plugins), d.JoinTimeout, log, token)
                 : null,
         });
-        // Names, prerequisites and what the cluster's known size allows are checked before a broker starts.
+        // Every refusal of the plan (names, prerequisites, the cluster's known size and disk, what workers cannot run)
+        // is the session's, said before a broker or a worker starts.
         if (session.Validate() is { Count: > 0 } findings) return CliErrors.BadInput(string.Join(Environment.NewLine, findings.Select(f => f.Message)));
-        if (session.NeedsBroker && source is BrokerSource.EmbeddedBroker embedded && BrokerOptions.DiskShortfall(plan, embedded.Options) is { } shortfall)
-            return CliErrors.BadInput(shortfall);
         // Said once the plan is known to be valid: a refused plan gets its one line only.
         if (warmupNotice is not null) log?.WriteLine(warmupNotice);
-        if (distribution is not null && !session.NeedsBroker)
-            return CliErrors.BadInput("--workers and --processes meet on the Kafka cluster: a plan whose clients need no broker (memory) runs in this process; leave them out.");
         if (ResultFiles.CheckWritable(outputs.Folder, out string? createdOutput) is { } unwritable) return CliErrors.BadInput(unwritable);
         // The store is opened (created, migrated) before anything starts: one that cannot be had costs no measurement.
         StoredResults? stored = null;

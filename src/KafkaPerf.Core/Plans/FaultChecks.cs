@@ -60,15 +60,11 @@ internal static class FaultChecks
             yield return $"--fault {fault} fires {fault.At.TotalSeconds:0.###} s into the measured part, which lasts {shortest:0.###} s: fire it earlier or give a longer --duration.";
     }
 
-    /// <summary>What the cluster cannot do of the plan's faults.</summary>
-    internal static IEnumerable<string> ClusterErrors(BenchmarkPlan plan, ClientConnection connection, bool onWorkers)
+    /// <summary>What the cluster cannot do of the plan's faults (a plan on workers is refused its faults before:
+    /// <c>PlanChecks.WorkerErrors</c>).</summary>
+    internal static IEnumerable<string> ClusterErrors(BenchmarkPlan plan, ClientConnection connection)
     {
         if (plan.Faults.Count == 0) yield break;
-        if (onWorkers)
-        {
-            yield return "--fault runs with the clients of this process only: workers (--processes, --workers) do not take faults yet; leave them out.";
-            yield break;
-        }
         if (connection.Faults is not { } injector)
         {
             yield return "--fault needs a Kafka cluster that KafkaPerf reaches: run on the embedded cluster (--brokers 3) or --bootstrap with exec@10s:COMMAND.";

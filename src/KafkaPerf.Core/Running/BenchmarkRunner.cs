@@ -45,17 +45,19 @@ public sealed class BenchmarkRunner
     /// <summary>Whether a client (by name) uses the Kafka cluster, so that the cluster must be ready for its runs.</summary>
     private bool UsesCluster(string client) => _registry.TryGet(client, out var factory) && factory.RequiresBroker;
 
-    /// <summary>Checks that every client of the plan is registered and has what it needs.</summary>
+    /// <summary>Checks that every client of the plan is registered and has what it needs, and that where the runs run
+    /// (this process, or the workers of <see cref="Remote"/>) can run them.</summary>
     /// <param name="plan">The plan.</param>
     /// <returns>Findings; empty when the plan can run here.</returns>
-    public IReadOnlyList<ValidationError> Validate(BenchmarkPlan plan)
+    public IReadOnlyList<ValidationError> Validate(BenchmarkPlan plan) => Validate(plan, onWorkers: Remote is not null);
+
+    /// <summary>The one list of a plan's refusals: the session asks it before anything starts (knowing whether workers
+    /// will run the plan), the runner again before it runs.</summary>
+    internal IReadOnlyList<ValidationError> Validate(BenchmarkPlan plan, bool onWorkers)
     {
         ArgumentNullException.ThrowIfNull(plan);
-        return [.. _checks.Validate(plan),
-            .. FaultChecks.ClusterErrors(plan, _connection, Remote is not null).Select(e => new ValidationError(ValidationSeverity.Error, e)),
-            .. Remote is not null && plan.SettingsVariants.Any(v => v.TransactionRecords is not null || v.BacklogBytes is not null || v.Group.IsShare())
-                ? [new ValidationError(ValidationSeverity.Error, "Workers (--processes, --workers) do not run transactions, a backlog or share groups yet: run --transactions, --backlog and --group share in one process.")]
-                : Array.Empty<ValidationError>()];
+        var where = onWorkers ? _checks.WorkerErrors(plan) : FaultChecks.ClusterErrors(plan, _connection);
+        return [.. _checks.Validate(plan), .. where.Select(e => new ValidationError(ValidationSeverity.Error, e))];
     }
 
     /// <summary>Receives the result after every run, before the next one starts (the CLI's checkpoint files);

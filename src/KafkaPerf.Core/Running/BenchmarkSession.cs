@@ -57,14 +57,20 @@ public sealed class BenchmarkSession : IAsyncDisposable
     public IRemoteRuns? Remote => _remote;
 
     /// <summary>What can be checked before anything starts: every client known, available and accepting its settings; a
-    /// broker for the clients that need one; a replication the cluster can hold when its size is known.</summary>
+    /// broker for the clients that need one, whose cluster can hold the plan; a replication the cluster can hold when its
+    /// size is known; and, for a plan that workers run (<see cref="SessionOptions.Remote"/>), what workers cannot run. The
+    /// one place a plan is refused: the CLI, the fluent API and the xUnit fixture only read their input.</summary>
     /// <returns>Findings; empty when the plan can run.</returns>
     public IReadOnlyList<ValidationError> Validate()
     {
         var connection = _broker?.Connection
             ?? (_source is null ? ClientConnection.None
                 : new ClientConnection("(not started yet)") { Brokers = _source.KnownBrokers, Faults = new Faults.FaultPreview(_source) });
-        return new BenchmarkRunner(_registry, connection).Validate(Plan);
+        var findings = new BenchmarkRunner(_registry, connection).Validate(Plan, onWorkers: _options.Remote is not null);
+        // The source's refusal is asked before it starts: once started, the cluster's own state says the rest.
+        if (findings.Count == 0 && _broker is null && NeedsBroker && _source?.RefusePlan(Plan) is { } refusal)
+            return [new ValidationError(ValidationSeverity.Error, refusal)];
+        return findings;
     }
 
     /// <summary>Starts the broker when a client needs one (or checks that the cluster answers), then checks the plan against

@@ -1,4 +1,5 @@
 using KafkaPerf.Clients;
+using KafkaPerf.Plans;
 
 namespace KafkaPerf.Running;
 
@@ -18,6 +19,12 @@ public interface IBrokerSource
     /// <param name="fault">The fault.</param>
     /// <returns>The refusal, or <see langword="null"/>.</returns>
     string? RefuseFault(FaultSpec fault) => null;
+
+    /// <summary>Why this source's cluster cannot hold the plan (the embedded cluster's disk too small for its largest
+    /// run), in one line, asked before anything starts; <see langword="null"/> when it can.</summary>
+    /// <param name="plan">The plan.</param>
+    /// <returns>The refusal, or <see langword="null"/>.</returns>
+    string? RefusePlan(BenchmarkPlan plan) => null;
 
     /// <summary>Starts the broker, or checks that the cluster answers.</summary>
     /// <param name="log">Progress lines (<c>kafkaperf: …</c>), or <see langword="null"/> for none.</param>

@@ -63,6 +63,23 @@ internal sealed class PlanChecks
         return errors;
     }
 
+    /// <summary>What workers (<c>--processes</c>, <c>--workers</c>) cannot run of the plan, whatever the cluster: each
+    /// said before the broker or any worker starts.</summary>
+    /// <param name="plan">The plan.</param>
+    internal IEnumerable<string> WorkerErrors(BenchmarkPlan plan)
+    {
+        ArgumentNullException.ThrowIfNull(plan);
+        if (!plan.Clients.Any(c => _registry.TryGet(c, out var factory) && factory.RequiresBroker))
+            yield return "--workers and --processes meet on the Kafka cluster: a plan whose clients need no broker (memory) runs in this process; leave them out.";
+        if (plan.Faults.Count > 0)
+            yield return "--fault runs with the clients of this process only: workers (--processes, --workers) do not take faults yet; leave them out.";
+        if (plan.SettingsVariants.Any(v => v.TransactionRecords is not null || v.BacklogBytes is not null || v.Group.IsShare()))
+            yield return "Workers (--processes, --workers) do not run transactions, a backlog or share groups yet: run --transactions, --backlog and --group share in one process.";
+        // The plan reaches the workers as a document, and a document never carries a secret.
+        if (plan.ClientOverrides.SelectMany(c => c.Value.Select(s => (Client: c.Key, s.Key, s.Value))).FirstOrDefault(s => KafkaSecurity.IsSecret(s.Key, s.Value)) is { Client: not null } secret)
+            yield return $"-X {secret.Client}:{secret.Key} holds a secret, and workers get the plan as a document that never carries one: give credentials with --sasl-credentials FILE on the coordinator and every worker.";
+    }
+
     internal IEnumerable<string> SettingsWarnings(BenchmarkPlan plan) =>
         plan.Clients.SelectMany(name => plan.SettingsVariants.SelectMany(variant => _registry.Get(name).SettingsWarnings(plan.SettingsFor(variant, name))
                 .Concat(plan.Faults.Count > 0 ? _registry.Get(name).FailoverWarnings(plan.SettingsFor(variant, name)) : [])))
