@@ -1,11 +1,14 @@
 using System.Globalization;
-using System.Text;
 using KafkaPerf.Measurement;
 using KafkaPerf.Adapters.Store;
 using KafkaPerf.Reporting;
+using KafkaPerf.Reporting.Exporters;
 using KafkaPerf.Reporting.History;
+using KafkaPerf.Reporting.Tables;
 using KafkaPerf.Scenarios;
 using KafkaPerf.Statistics;
+using static KafkaPerf.Reporting.Tables.ReportColumn;
+using static KafkaPerf.Reporting.Tables.ReportFigures;
 
 namespace KafkaPerf.Testing;
 
@@ -97,7 +100,7 @@ public static class PerformanceAssert
             rows.Add((other, null));
             if (comparison.ShiftRatioLow > 1 + (percent / 100))
                 failures.Add(string.Create(CultureInfo.InvariantCulture,
-                    $"{Describe(cell)}: '{candidate}' is {(comparison.ShiftRatio - 1) * 100:0.0} % slower than '{baseline}' (95 % interval {(comparison.ShiftRatioLow - 1) * 100:0.0} to {(comparison.ShiftRatioHigh - 1) * 100:0.0} %), beyond the {percent:0.#} % allowed"));
+                    $"{Describe(cell)}: '{candidate}' is {ReportFigures.Percent(comparison.ShiftRatio - 1)} % slower than '{baseline}' (95 % interval {ReportFigures.Percent(comparison.ShiftRatioLow - 1)} to {ReportFigures.Percent(comparison.ShiftRatioHigh - 1)} %), beyond the {percent:0.#} % allowed"));
         }
         if (failures.Count > 0)
             throw new PerformanceAssertionException(string.Join(Environment.NewLine, failures) + Environment.NewLine + Environment.NewLine + Table(rows));
@@ -125,7 +128,7 @@ public static class PerformanceAssert
         if (slower.Count > 0)
         {
             throw new PerformanceAssertionException(string.Join(Environment.NewLine, slower.Select(j => string.Create(CultureInfo.InvariantCulture,
-                $"{j.Cell.Describe()}: slower than its last {j.HistoryResults} stored results by {(j.Ratio - 1) * 100:0.0} % in {j.Cell.Metric} (95 % interval {(j.Low - 1) * 100:0.0} to {(j.High - 1) * 100:0.0} %), beyond the {percent:0.#} % allowed"))));
+                $"{j.Cell.Describe()}: slower than its last {j.HistoryResults} stored results by {ReportFigures.Percent(j.Ratio - 1)} % in {j.Cell.Metric} (95 % interval {ReportFigures.Percent(j.Low - 1)} to {ReportFigures.Percent(j.High - 1)} %), beyond the {percent:0.#} % allowed"))));
         }
         return judgements;
     }
@@ -159,18 +162,26 @@ public static class PerformanceAssert
     private static string Describe(CellResult c) =>
         string.Create(CultureInfo.InvariantCulture, $"{c.Scenario.ToString().ToLowerInvariant()} {c.MessageCount} × {c.PayloadBytes} B{(c.OfferedRate is { } rate ? $" at {rate:0.###} msg/s" : string.Empty)} ({c.Variant})");
 
-    /// <summary>The measured statistics of the cells, as the CLI's table shows them.</summary>
+    /// <summary>The measured statistics of the cells, in the figures of the run report's per-client table, and the
+    /// robust ratio against the baseline where one was compared.</summary>
     private static string Table(IEnumerable<(CellResult Cell, Comparison? Comparison)> rows)
     {
-        var text = new StringBuilder("| client | cell | runs | failed | median s | CV % | median msg/s | median MB/s | p50 µs | p99 µs | lost | dup | robust ratio % (95 % CI) |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
-        foreach (var (c, comparison) in rows)
-        {
-            text.Append(CultureInfo.InvariantCulture,
-                $"| {c.Client} | {Describe(c)} | {c.Runs} | {c.FailedRuns} | {c.ElapsedSeconds.Median:0.000000} | {c.ElapsedSeconds.CoefficientOfVariation * 100:0.00} | {c.MessagesPerSecond.Median:N0} | {c.MegabytesPerSecond.Median:0.00} | ")
-                .Append(CultureInfo.InvariantCulture, $"{(c.Latency is { } l ? l.P50Micros.ToString("0.0", CultureInfo.InvariantCulture) : "–")} | {(c.Latency is { } m ? m.P99Micros.ToString("0.0", CultureInfo.InvariantCulture) : "–")} | {c.Lost} | {c.Duplicates} | ")
-                .Append(comparison is null ? "–" : string.Create(CultureInfo.InvariantCulture, $"{comparison.ShiftRatio * 100:0.0} ({comparison.ShiftRatioLow * 100:0.0}–{comparison.ShiftRatioHigh * 100:0.0})"))
-                .Append(" |\n");
-        }
+        var table = new ReportTable(
+            [Left("client"), Left("cell"), Right("runs"), Right("failed"), Right("median s"), Right("CV %"), Right("median msg/s"), Right("median MB/s"),
+             Right("p50 µs"), Right("p99 µs"), Right("lost"), Right("dup"), Left("robust ratio % (95 % CI)")],
+            rows.Select(string[] (row) =>
+            {
+                var (c, comparison) = row;
+                return
+                [
+                    c.Client, Describe(c), Count(c.Runs), Count(c.FailedRuns), Value(c.ElapsedSeconds.Median, "0.000000"), Percent(c.ElapsedSeconds.CoefficientOfVariation),
+                    Value(c.MessagesPerSecond.Median, "0"), Value(c.MegabytesPerSecond.Median), Value(c.Latency?.P50Micros, "0.0"), Value(c.Latency?.P99Micros, "0.0"),
+                    Count(c.Lost), Count(c.Duplicates),
+                    comparison is null ? "–" : $"{Percent(comparison.ShiftRatio)} ({Percent(comparison.ShiftRatioLow)}–{Percent(comparison.ShiftRatioHigh)})",
+                ];
+            }));
+        using var text = new StringWriter(CultureInfo.InvariantCulture) { NewLine = "\n" };
+        MarkdownExporter.WriteTable(table, text);
         return text.ToString();
     }
 }

@@ -48,6 +48,6 @@ public sealed class HistoryAssertTests : IDisposable
         Assert.True(Assert.Single(judged).Judged);
         Assert.Equal(6, judged[0].HistoryResults);
         // 30 % against the history's centre, which its ±3 % runs move by a point or two.
-        Assert.Matches(@"inmemory produce 5000 × 100 B \(defaults\): slower than its last 6 stored results by (2[6-9]|3[0-4])\.\d % in elapsed s", error.Message);
+        Assert.Matches(@"inmemory produce 5000 × 100 B \(defaults\): slower than its last 6 stored results by (2[6-9]|3[0-4])\.\d\d % in elapsed s", error.Message);
     }
 }

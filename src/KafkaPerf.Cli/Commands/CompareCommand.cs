@@ -4,6 +4,7 @@ using KafkaPerf.Adapters.Store;
 using KafkaPerf.Reporting;
 using KafkaPerf.Reporting.History;
 using KafkaPerf.Reporting.Exporters;
+using KafkaPerf.Reporting.Tables;
 
 namespace KafkaPerf.Cli.Commands;
 
@@ -74,7 +75,7 @@ internal static class CompareCommand
         var comparisons = ResultComparison.Compare(baseline, candidate);
         if (comparisons.Count == 0)
             return BadInput("The two results have no cell in common (same client, scenario, messages, payload size and settings): compare results of the same plan.");
-        ResultComparison.WriteMarkdown(comparisons, Console.Out);
+        MarkdownExporter.WriteBlocks(ComparisonTables.Blocks(comparisons), Console.Out);
         foreach (var line in CellKey.NotVerifiedLines(baseline, "baseline").Concat(CellKey.NotVerifiedLines(candidate, "candidate"))) Console.Error.WriteLine(line);
 
         if (percent is not { } allowed) return ExitCodes.Success;
@@ -82,7 +83,7 @@ internal static class CompareCommand
         foreach (var c in slower)
         {
             Console.Error.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                $"kafkaperf: {c.Client} {c.Scenario.ToString().ToLowerInvariant()} {c.MessageCount} × {c.PayloadBytes} B{(c.OfferedRate is { } rate ? $" at {rate:0.###} msg/s" : string.Empty)} ({c.Variant}) is slower by {(c.ElapsedSeconds.ShiftRatio - 1) * 100:0.0} % in {c.Metric} (95 % interval {(c.ElapsedSeconds.ShiftRatioLow - 1) * 100:0.0} to {(c.ElapsedSeconds.ShiftRatioHigh - 1) * 100:0.0} %), beyond the {allowed:0.#} % allowed."));
+                $"kafkaperf: {c.Client} {c.Scenario.ToString().ToLowerInvariant()} {c.MessageCount} × {c.PayloadBytes} B{(c.OfferedRate is { } rate ? $" at {rate:0.###} msg/s" : string.Empty)} ({c.Variant}) is slower by {ReportFigures.Percent(c.ElapsedSeconds.ShiftRatio - 1)} % in {c.Metric} (95 % interval {ReportFigures.Percent(c.ElapsedSeconds.ShiftRatioLow - 1)} to {ReportFigures.Percent(c.ElapsedSeconds.ShiftRatioHigh - 1)} %), beyond the {allowed:0.#} % allowed."));
         }
         if (slower.Count > 0) return Slower;
         Console.Error.WriteLine(string.Create(CultureInfo.InvariantCulture,

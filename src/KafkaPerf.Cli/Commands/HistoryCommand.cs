@@ -5,6 +5,8 @@ using KafkaPerf.Plans;
 using KafkaPerf.Reporting;
 using KafkaPerf.Reporting.Exporters;
 using KafkaPerf.Reporting.History;
+using KafkaPerf.Reporting.Tables;
+using static KafkaPerf.Reporting.Tables.ReportColumn;
 
 namespace KafkaPerf.Cli.Commands;
 
@@ -70,12 +72,16 @@ internal static class HistoryCommand
             Console.Error.WriteLine($"kafkaperf: no stored result in {store.Location} matches.");
             return ExitCodes.Success;
         }
-        Console.Out.Write("| result | started (UTC) | label | commit | branch | clients | cells | machine | environment class | KafkaPerf |\n|---:|---|---|---|---|---|---:|---|---|---|\n");
-        foreach (var r in results)
-        {
-            Console.Out.Write(string.Create(CultureInfo.InvariantCulture,
-                $"| {r.Id} | {r.StartedAt:yyyy-MM-dd HH:mm:ss} | {r.Metadata.Label ?? "–"} | {(r.Metadata.GitCommit is { } c ? c[..Math.Min(10, c.Length)] : "–")} | {r.Metadata.GitBranch ?? "–"} | {string.Join(", ", r.Clients)} | {r.Cells} | {r.Machine} | {r.EnvironmentClass} | {r.ToolVersion} |\n"));
-        }
+        var table = new ReportTable(
+            [Right("result"), Left("started (UTC)"), Left("label"), Left("commit"), Left("branch"), Left("clients"), Right("cells"), Left("machine"),
+             Left("environment class"), Left("KafkaPerf")],
+            results.Select(string[] (r) =>
+            [
+                r.Id.ToString(CultureInfo.InvariantCulture), r.StartedAt.ToString("yyyy-MM-dd HH:mm:ss", CultureInfo.InvariantCulture), r.Metadata.Label ?? "–",
+                r.Metadata.GitCommit is { } c ? c[..Math.Min(10, c.Length)] : "–", r.Metadata.GitBranch ?? "–", string.Join(", ", r.Clients),
+                ReportFigures.Count(r.Cells), r.Machine, r.EnvironmentClass, r.ToolVersion,
+            ]));
+        MarkdownExporter.WriteTable(table, Console.Out);
         Console.Error.WriteLine($"kafkaperf: {results.Count} stored result(s) in {store.Location}.");
         return ExitCodes.Success;
     }

@@ -1,4 +1,3 @@
-using System.Globalization;
 using KafkaPerf.Reporting.History;
 using KafkaPerf.Scenarios;
 using KafkaPerf.Statistics;
@@ -67,34 +66,6 @@ public static class ResultComparison
         }
         return comparisons;
     }
-
-    /// <summary>Writes the comparisons as a Markdown table.</summary>
-    /// <param name="comparisons">The comparisons.</param>
-    /// <param name="writer">Where to write.</param>
-    public static void WriteMarkdown(IReadOnlyList<ResultCellComparison> comparisons, TextWriter writer)
-    {
-        ArgumentNullException.ThrowIfNull(comparisons);
-        ArgumentNullException.ThrowIfNull(writer);
-        writer.Write("Candidate against baseline, run by run: elapsed time for bursts, p99 response time at a rate. The robust ratio (about the ratio of medians; below 100 % the candidate is faster) with its 95 % confidence interval.\n\n");
-        writer.Write("| client | scenario | variant | messages | payload B | offered msg/s | compared | runs (base / candidate) | mean ratio % | robust ratio % | CI low % | CI high % | verdict |\n");
-        writer.Write("|---|---|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---|\n");
-        foreach (var c in comparisons)
-        {
-            var e = c.ElapsedSeconds;
-            writer.Write(string.Create(CultureInfo.InvariantCulture,
-                $"| {c.Client} | {c.Scenario.ToString().ToLowerInvariant()} | {c.Variant} | {c.MessageCount} | {c.PayloadBytes} | {(c.OfferedRate is { } rate ? rate.ToString("0.###", CultureInfo.InvariantCulture) : "–")} | {c.Metric} | {c.BaselineRuns} / {c.CandidateRuns} | {Percent(e.MeanRatio)} | {Percent(e.ShiftRatio)} | {Percent(e.ShiftRatioLow)} | {Percent(e.ShiftRatioHigh)} | {Verdict(e.Verdict)}{CellKey.NotVerifiedMark(c.BaselineNotVerified, "baseline")}{CellKey.NotVerifiedMark(c.CandidateNotVerified, "candidate")} |\n"));
-        }
-    }
-
-    private static string Percent(double ratio) => double.IsFinite(ratio) ? (ratio * 100).ToString("0.00", CultureInfo.InvariantCulture) : "–";
-
-    private static string Verdict(Statistics.Verdict verdict) => verdict switch
-    {
-        Statistics.Verdict.Faster => "candidate faster",
-        Statistics.Verdict.Slower => "candidate slower",
-        Statistics.Verdict.OnPar => "on par",
-        _ => "inconclusive",
-    };
 
     private static IReadOnlyDictionary<CellKey, IReadOnlyList<double>> Samples(BenchmarkResult result) => CellKey.CellsOf(result);
 }

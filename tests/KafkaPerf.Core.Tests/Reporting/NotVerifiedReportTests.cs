@@ -1,6 +1,7 @@
 using KafkaPerf.Reporting;
 using KafkaPerf.Reporting.Exporters;
 using KafkaPerf.Reporting.History;
+using KafkaPerf.Reporting.Tables;
 using KafkaPerf.Scenarios;
 
 namespace KafkaPerf.Core.Tests.Reporting;
@@ -35,7 +36,7 @@ public class NotVerifiedReportTests
 
         var comparisons = ResultComparison.Compare(baseline, candidate);
         using var writer = new StringWriter { NewLine = "\n" };
-        ResultComparison.WriteMarkdown(comparisons, writer);
+        MarkdownExporter.WriteBlocks(ComparisonTables.Blocks(comparisons), writer);
 
         var marked = Assert.Single(comparisons, c => c.CandidateNotVerified > 0);
         Assert.Equal(("confluent", ScenarioKind.Consume, 1, 0), (marked.Client, marked.Scenario, marked.CandidateNotVerified, marked.BaselineNotVerified));

@@ -33,8 +33,8 @@ internal static class ChartFormat
     }
 
     /// <summary>A percentile such as 99.9 as <c>99.9 %</c>.</summary>
-    public static string Percent(double percent) =>
-        percent.ToString("0.#####", CultureInfo.InvariantCulture) + " %";
+    public static string Percentile(double percentile) =>
+        percentile.ToString("0.#####", CultureInfo.InvariantCulture) + " %";
 
     /// <summary>A message count with thin groups: <c>10 000</c>.</summary>
     public static string Messages(long count) =>

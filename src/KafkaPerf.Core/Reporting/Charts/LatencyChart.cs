@@ -34,7 +34,7 @@ internal static class LatencyChart
         double tailEnd = points.Count == 0 ? 1e4 : points.Max(p => p.X);
         double xMax = Math.Max(100, Math.Pow(10, Math.Ceiling(Math.Log10(Math.Max(tailEnd, 1)) - 1e-9)));
         // Offered in this order when space is short: the named percentiles first, 0 % (the minimum) last.
-        var x = Axis.LogExact(1, xMax, [.. Decades.Skip(1).Append(Decades[0]).Where(d => d.T <= xMax * (1 + 1e-9)).Select(d => (d.T, ChartFormat.Percent(d.Percent)))]);
+        var x = Axis.LogExact(1, xMax, [.. Decades.Skip(1).Append(Decades[0]).Where(d => d.T <= xMax * (1 + 1e-9)).Select(d => (d.T, ChartFormat.Percentile(d.Percent)))]);
         string unit = millis ? "ms" : "µs";
         return new XYChart
         {

@@ -3,6 +3,7 @@ using HdrHistogram;
 using KafkaPerf.Measurement;
 using KafkaPerf.Plans;
 using KafkaPerf.Scenarios;
+using KafkaPerf.Reporting.Tables;
 using KafkaPerf.Statistics;
 
 namespace KafkaPerf.Reporting.Charts;
@@ -110,7 +111,7 @@ public static class ReportCharts
                     && x.MessageCount == cell.MessageCount && x.PayloadBytes == cell.PayloadBytes && x.Variant == cell.Variant);
                 if (c is null) return null;
                 var m = c.MessagesPerSecond;
-                return new RatioHeatMap.Entry(double.IsFinite(m.ShiftRatio) ? m.ShiftRatio : m.MeanRatio, VerdictText(m.Verdict));
+                return new RatioHeatMap.Entry(double.IsFinite(m.ShiftRatio) ? m.ShiftRatio : m.MeanRatio, ReportFigures.Verdict(m.Verdict));
             }).ToList();
             rows.Add(new RatioHeatMap.Row(label, entries));
         }
@@ -228,14 +229,6 @@ public static class ReportCharts
         ScenarioKind.Produce => " (due → ack)",
         ScenarioKind.Roundtrip => " (due → consume)",
         _ => string.Empty,
-    };
-
-    private static string VerdictText(Verdict verdict) => verdict switch
-    {
-        Verdict.Faster => "faster",
-        Verdict.Slower => "slower",
-        Verdict.OnPar => "on par",
-        _ => "inconclusive",
     };
 
     private static string Title(ScenarioKind scenario) => scenario.ToString();

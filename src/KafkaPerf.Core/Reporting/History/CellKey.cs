@@ -74,11 +74,4 @@ public sealed record CellKey(string Client, ScenarioKind Scenario, long MessageC
     public static IEnumerable<string> NotVerifiedLines(BenchmarkResult result, string whose) =>
         NotVerifiedOf(result).Select(c => string.Create(CultureInfo.InvariantCulture,
             $"kafkaperf: {c.Key.Describe()}: {c.Value.Runs} {whose} run{(c.Value.Runs == 1 ? " was" : "s were")} not verified and not compared ({c.Value.Reason})."));
-
-    /// <summary>How a comparison marks a cell with runs not verified, e.g. <c>; 1 candidate run not verified</c>.</summary>
-    /// <param name="runs">The runs not verified.</param>
-    /// <param name="whose">Whose runs: <c>candidate</c> or <c>baseline</c>.</param>
-    /// <returns>The mark; empty for none.</returns>
-    public static string NotVerifiedMark(int runs, string whose) =>
-        runs == 0 ? string.Empty : string.Create(CultureInfo.InvariantCulture, $"; {runs} {whose} run{(runs == 1 ? string.Empty : "s")} not verified");
 }

@@ -2,6 +2,7 @@ using System.Globalization;
 using System.Net;
 using System.Text;
 using KafkaPerf.Reporting.Charts;
+using KafkaPerf.Reporting.Exporters;
 
 namespace KafkaPerf.Reporting.History;
 
@@ -54,7 +55,7 @@ public sealed record TrendPoint(long ResultId, DateTimeOffset StartedAt, string?
 /// over the stored results, each point with its interval, the points the gate flagged marked).</summary>
 public static class HistoryReport
 {
-    /// <summary>Writes the trend tables as Markdown.</summary>
+    /// <summary>Writes the trend tables (<see cref="HistoryTables.Trend"/>) as Markdown, a <c>###</c> heading per cell.</summary>
     /// <param name="points">The points, oldest first.</param>
     /// <param name="percent">The gate's allowed slowdown, for the flag.</param>
     /// <param name="writer">Where to write.</param>
@@ -62,20 +63,8 @@ public static class HistoryReport
     {
         ArgumentNullException.ThrowIfNull(points);
         ArgumentNullException.ThrowIfNull(writer);
-        foreach (var group in points.GroupBy(p => p.Cell))
-        {
-            writer.Write($"### {group.Key.Describe()}: {group.Key.Metric}\n\n");
-            writer.Write("| result | started (UTC) | label | commit | runs | median | interval low | interval high | vs. history % | history PI % | gate |\n");
-            writer.Write("|---:|---|---|---|---:|---:|---:|---:|---:|---|---|\n");
-            foreach (var p in group)
-            {
-                var (low, high) = p.Interval;
-                var j = p.Judgement;
-                writer.Write(string.Create(CultureInfo.InvariantCulture,
-                    $"| {p.ResultId} | {p.StartedAt:yyyy-MM-dd HH:mm} | {p.Label ?? "–"} | {Short(p.Commit)} | {p.Runs.Count} | {Number(p.Median)} | {Number(low)} | {Number(high)} | {(j is { Judged: true } ? Percent(j.Ratio) : "–")} | {(j is { Judged: true } ? $"{Percent(j.Low)} to {Percent(j.High)}" : "–")} | {Gate(j, percent)} |\n"));
-            }
-            writer.Write('\n');
-        }
+        // Level 3: the cells are the parts of one answer, under whatever heading the reader pastes them.
+        foreach (var section in HistoryTables.Trend(points, percent)) MarkdownExporter.WriteSection(section, writer, level: 3);
     }
 
     /// <summary>Writes the trend as a self-contained HTML page: one chart per cell, every client a line.</summary>
@@ -88,7 +77,7 @@ public static class HistoryReport
         ArgumentNullException.ThrowIfNull(points);
         var html = new StringBuilder();
         html.Append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>").Append(WebUtility.HtmlEncode(title)).Append("</title>\n")
-            .Append("<style>body{font-family:system-ui,sans-serif;margin:2em;color:#222}table{border-collapse:collapse;font-size:13px;margin:1em 0 2em}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}th{background:#f4f4f4}td:nth-child(n+3):nth-child(-n+4){text-align:left}.flag{color:#b00020;font-weight:bold}</style></head><body>\n")
+            .Append("<style>body{font-family:system-ui,sans-serif;margin:2em;color:#222}table{border-collapse:collapse;font-size:13px;margin:1em 0 2em}td,th{border:1px solid #ccc;padding:3px 8px;text-align:left}th{background:#f4f4f4}.right{text-align:right}</style></head><body>\n")
             .Append("<h1>").Append(WebUtility.HtmlEncode(title)).Append("</h1>\n<p>")
             .Append(WebUtility.HtmlEncode(string.Create(CultureInfo.InvariantCulture,
                 $"{points.Select(p => p.ResultId).Distinct().Count()} stored results, {points.Select(p => p.Cell with { Client = string.Empty }).Distinct().Count()} cells. Each point: a result's median over its runs, with the interval of that median; a point the gate flagged (slower than the results before it by more than {percent:0.#} %, with 95 % confidence) is marked with a large marker of its own.")))
@@ -98,14 +87,8 @@ public static class HistoryReport
         {
             var chart = Chart(cell.Key, [.. cell], order, percent);
             html.Append("<section><h2>").Append(WebUtility.HtmlEncode(Describe(cell.Key))).Append("</h2>\n").Append(chart).Append('\n');
-            html.Append("<table><tr><th>result</th><th>client</th><th>started (UTC)</th><th>label / commit</th><th>runs</th><th>median</th><th>interval</th><th>vs. history</th><th>gate</th></tr>\n");
-            foreach (var p in cell)
-            {
-                var (low, high) = p.Interval;
-                html.Append(string.Create(CultureInfo.InvariantCulture,
-                    $"<tr><td>{p.ResultId}</td><td>{WebUtility.HtmlEncode(p.Cell.Client)}</td><td>{p.StartedAt:yyyy-MM-dd HH:mm}</td><td>{WebUtility.HtmlEncode($"{p.Label ?? "–"} / {Short(p.Commit)}")}</td><td>{p.Runs.Count}</td><td>{Number(p.Median)}</td><td>{Number(low)} – {Number(high)}</td><td>{(p.Judgement is { Judged: true } j ? Percent(j.Ratio) + " %" : "–")}</td><td{(p.Flagged(percent) ? " class=\"flag\"" : string.Empty)}>{WebUtility.HtmlEncode(Gate(p.Judgement, percent))}</td></tr>\n"));
-            }
-            html.Append("</table></section>\n");
+            using (var table = new StringWriter(html, CultureInfo.InvariantCulture) { NewLine = "\n" }) HtmlExporter.WriteBlocks(table, [HistoryTables.TrendOfCell(cell, percent)]);
+            html.Append("</section>\n");
         }
         return html.Append("</body></html>\n").ToString();
     }
@@ -143,19 +126,4 @@ public static class HistoryReport
 
     private static string Describe(CellKey cell) => string.Create(CultureInfo.InvariantCulture,
         $"{cell.Scenario.ToString().ToLowerInvariant()} {cell.MessageCount} × {cell.PayloadBytes} B{(cell.OfferedRate is { } rate ? $" at {rate:0.###} msg/s" : " (burst)")}, {cell.Variant}");
-
-    private static string Gate(HistoryJudgement? judgement, double percent) => judgement switch
-    {
-        null => "–",
-        { Judged: false } j => $"not judged ({j.HistoryResults} of {HistoryGate.MinimumHistory} results before it)",
-        var j when j.IsSlowerBeyond(percent) => $"slower by more than {percent.ToString("0.#", CultureInfo.InvariantCulture)} %",
-        var j when j.IsFaster => "faster",
-        _ => "within its history",
-    };
-
-    private static string Short(string? commit) => commit is null ? "–" : commit.Length > 10 ? commit[..10] : commit;
-
-    private static string Number(double value) => double.IsFinite(value) ? value.ToString(value >= 100 ? "0" : "0.###", CultureInfo.InvariantCulture) : "–";
-
-    private static string Percent(double ratio) => double.IsFinite(ratio) ? (ratio * 100).ToString("0.0", CultureInfo.InvariantCulture) : "–";
 }

@@ -1,5 +1,6 @@
 using static KafkaPerf.Reporting.Tables.FaultTables;
 using static KafkaPerf.Reporting.Tables.ReportColumn;
+using static KafkaPerf.Reporting.Tables.ReportFigures;
 
 namespace KafkaPerf.Reporting.Tables;
 
@@ -18,10 +19,10 @@ internal static class BacklogTables
             var b = group.Select(r => r.Backlog!).ToList();
             return (IReadOnlyList<string>)
             [
-                variant, F(payload), F((long?)rate), client, F(group.Count()), F(b[0].Records),
+                variant, Count(payload), Count((long?)rate), client, Count(group.Count()), Count(b[0].Records),
                 Seconds(Median(b.Select(x => (double?)x.ReachedAtSeconds))), Seconds(Median(b.Select(x => (double?)x.ConsumersReadyAtSeconds))),
-                Seconds(Median(b.Select(x => x.CatchUpSeconds))), F((long?)Median(b.Select(x => x.DrainRecordsPerSecond))),
-                F(b.Count(x => x.CaughtUpAtSeconds is null)),
+                Seconds(Median(b.Select(x => x.CatchUpSeconds))), Count((long?)Median(b.Select(x => x.DrainRecordsPerSecond))),
+                Count(b.Count(x => x.CaughtUpAtSeconds is null)),
             ];
         }).ToList();
         yield return new ReportSection("Consumer backlog",

@@ -19,7 +19,7 @@ internal sealed record BreakdownGroup(ScenarioKind Scenario, string Variant, int
     public bool Absent => Queue is null && Request is null;
 
     /// <summary>The cell, in words: <c>produce · 100 B · burst</c>.</summary>
-    public string Cell => $"{Scenario.ToString().ToLowerInvariant()} · {FaultTables.F(PayloadBytes)} B"
-        + (OfferedRate is { } rate ? $" · {FaultTables.F((long)rate)} msg/s" : " · burst")
+    public string Cell => $"{Scenario.ToString().ToLowerInvariant()} · {ReportFigures.Count(PayloadBytes)} B"
+        + (OfferedRate is { } rate ? $" · {ReportFigures.Count((long)rate)} msg/s" : " · burst")
         + (Variant == "defaults" ? string.Empty : $" · {Variant}");
 }

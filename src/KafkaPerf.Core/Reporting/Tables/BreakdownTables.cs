@@ -3,6 +3,7 @@ using KafkaPerf.Measurement;
 using KafkaPerf.Scenarios;
 using static KafkaPerf.Reporting.Tables.FaultTables;
 using static KafkaPerf.Reporting.Tables.ReportColumn;
+using static KafkaPerf.Reporting.Tables.ReportFigures;
 
 namespace KafkaPerf.Reporting.Tables;
 
@@ -23,10 +24,10 @@ internal static class BreakdownTables
             double? ServiceP50 = Median(group.Select(r => r.Breakdown is not null ? r.Latency?.P50Micros : MedianOverMeasured(r.Intervals!, i => i.ServiceTime?.P50Micros)));
             return (IReadOnlyList<string>)
             [
-                Name(scenario), variant, F(payload), F((long?)rate), client, F(group.Count()),
+                Name(scenario), variant, Count(payload), Count((long?)rate), client, Count(group.Count()),
                 Ms(Figure(b => b.QueueMs)), Ms(Figure(b => b.RequestMs)), Millis(ServiceP50),
-                Number(Figure(b => b.BatchBytes), "0"), Number(Figure(b => b.RecordsPerRequest), "0.0"), Ms(Figure(b => b.ThrottleMs)),
-                Ms(Figure(b => b.FetchMs)), Number(Figure(b => b.ClientLag), "0"),
+                Value(Figure(b => b.BatchBytes), "0"), Value(Figure(b => b.RecordsPerRequest), "0.0"), Ms(Figure(b => b.ThrottleMs)),
+                Ms(Figure(b => b.FetchMs)), Value(Figure(b => b.ClientLag), "0"),
                 Ms(PerSecond(b => b.DotnetGcPauseMs)), Ms(PerSecond(b => b.RuntimeGcMs)),
             ];
         }).ToList();
@@ -39,10 +40,10 @@ internal static class BreakdownTables
             double? PerSecond(Func<BrokerBreakdown, double?> figure) => Median(group.Select(r => RunPerSecond(r, b => b.Broker is { } broker ? figure(broker) : null)));
             return (IReadOnlyList<string>)
             [
-                Name(scenario), variant, F(payload), F((long?)rate), client, F(group.Count()),
-                Number(PerSecond(b => b.Produce?.Requests), "0"), Ms(Produce(t => t.QueueMs)), Ms(Produce(t => t.LocalMs)), Ms(Produce(t => t.RemoteMs)),
+                Name(scenario), variant, Count(payload), Count((long?)rate), client, Count(group.Count()),
+                Value(PerSecond(b => b.Produce?.Requests), "0"), Ms(Produce(t => t.QueueMs)), Ms(Produce(t => t.LocalMs)), Ms(Produce(t => t.RemoteMs)),
                 Ms(Produce(t => t.ResponseMs)), Ms(Produce(t => t.TotalMs)),
-                Number(PerSecond(b => b.Fetch?.Requests), "0"), Ms(Fetch(t => t.RemoteMs)), Ms(Fetch(t => t.TotalMs)),
+                Value(PerSecond(b => b.Fetch?.Requests), "0"), Ms(Fetch(t => t.RemoteMs)), Ms(Fetch(t => t.TotalMs)),
                 Ms(PerSecond(b => b.GcMs)),
             ];
         }).ToList();
@@ -173,8 +174,5 @@ internal static class BreakdownTables
     private static double? MedianOverMeasured(IReadOnlyList<IntervalRecord> intervals, Func<IntervalRecord, double?> figure) =>
         Median(Measured(intervals).Select(figure));
 
-    private static string Ms(double? value) => Number(value, "0.00");
-
-    private static string Number(double? value, string format) =>
-        value is { } v && double.IsFinite(v) ? v.ToString(format, CultureInfo.InvariantCulture) : "–";
+    private static string Ms(double? value) => Value(value, "0.00");
 }

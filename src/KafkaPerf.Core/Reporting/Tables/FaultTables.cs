@@ -2,6 +2,7 @@ using System.Globalization;
 using KafkaPerf.Measurement;
 using KafkaPerf.Scenarios;
 using static KafkaPerf.Reporting.Tables.ReportColumn;
+using static KafkaPerf.Reporting.Tables.ReportFigures;
 
 namespace KafkaPerf.Reporting.Tables;
 
@@ -65,20 +66,20 @@ public static class FaultTables
             var (scenario, variant, payload, rate, fault, client) = group.Key;
             summary.Add(
             [
-                Name(scenario), variant, F(payload), F(rate, "0"), fault, client, F(items.Count),
+                Name(scenario), variant, Count(payload), Value(rate, "0"), fault, client, Count(items.Count),
                 Seen(faults, f => f.ElectionSeconds), Seen(faults, f => f.InSyncChangeSeconds), Seen(faults, f => f.FirstAckAfterFaultSeconds),
                 Seen(faults, f => f.FirstAckAfterElectionSeconds), Recovered(faults, f => f.RecoverySeconds),
                 .. goal ? [Recovered(faults, f => f.RecoveryUnderGoalSeconds)] : Array.Empty<string>(),
                 Millis(Median(faults.Select(f => f.BaselineP99Micros))), Millis(Median(faults.Select(f => f.PeakResponseMicros))),
-                F(faults.Sum(f => f.FailedByError?.Values.Sum() ?? 0)), LostTotal(faults), Total(faults.Select(f => f.Duplicated)),
+                Count(faults.Sum(f => f.FailedByError?.Values.Sum() ?? 0)), LostTotal(faults), Total(faults.Select(f => f.Duplicated)),
                 faults.Select(f => f.Durability).FirstOrDefault(d => d is not null) ?? "–", Seconds(Median(faults.Select(f => f.HealSeconds))),
             ]);
         }
         var perRun = runs.SelectMany(r => r.Faults!.Select(f => (IReadOnlyList<string>)
         [
-            F(r.Sequence), r.Client, f.Fault, f.Did ?? f.Error ?? "–", Seconds(f.FiredAtSeconds), f.NewLeader is { } leader ? $"{leader} after {Seconds(f.ElectionSeconds)}" : "none seen",
+            Count(r.Sequence), r.Client, f.Fault, f.Did ?? f.Error ?? "–", Seconds(f.FiredAtSeconds), f.NewLeader is { } leader ? $"{leader} after {Seconds(f.ElectionSeconds)}" : "none seen",
             Seconds(f.FirstAckAfterFaultSeconds), Seconds(f.FirstAckAfterElectionSeconds), Seconds(f.RecoverySeconds), Millis(f.PeakResponseMicros),
-            Failures(f) is { Length: > 0 } failed ? failed : "0", LostText(f), F(f.Duplicated), Seconds(f.HealSeconds),
+            Failures(f) is { Length: > 0 } failed ? failed : "0", LostText(f), Count(f.Duplicated), Seconds(f.HealSeconds),
         ])).ToList();
         yield return new ReportSection("Failover",
         [
@@ -110,7 +111,7 @@ public static class FaultTables
     /// <summary>The read-backs that could not account for every record, each with where it stopped.</summary>
     private static IEnumerable<ReportBlock> NotVerified(IReadOnlyList<RunRecord> runs)
     {
-        var open = runs.SelectMany(r => r.Faults!.Where(f => f.NotVerifiedReason is not null).Select(f => $"run {F(r.Sequence)} ({r.Client}, {f.Fault}): not verified: {f.NotVerifiedReason}"))
+        var open = runs.SelectMany(r => r.Faults!.Where(f => f.NotVerifiedReason is not null).Select(f => $"run {Count(r.Sequence)} ({r.Client}, {f.Fault}): not verified: {f.NotVerifiedReason}"))
             .Distinct(StringComparer.Ordinal).ToList();
         if (open.Count == 0) yield break;
         yield return new ReportParagraph("Read-backs that could not account for every acknowledged record (nothing is known of the records they did not read):");
@@ -133,7 +134,7 @@ public static class FaultTables
             : "no ack after it");
         parts.Add(f.RecoverySeconds is { } recovered ? $"p99 back within 2× after {Seconds(recovered)} s" : "p99 not back within 2× by the end");
         parts.Add($"peak {Millis(f.PeakResponseMicros)} ms");
-        parts.Add($"lost {LostText(f)}, dup {F(f.Duplicated)}{(Failures(f) is { Length: > 0 } failed ? $", failed {failed}" : string.Empty)}");
+        parts.Add($"lost {LostText(f)}, dup {Count(f.Duplicated)}{(Failures(f) is { Length: > 0 } failed ? $", failed {failed}" : string.Empty)}");
         if (f.NotVerifiedReason is { } reason) parts.Add($"not verified: {reason}");
         if (f.HealSeconds is { } heal) parts.Add($"healed in {Seconds(heal)} s");
         return string.Join("; ", parts);
@@ -172,29 +173,25 @@ public static class FaultTables
     }
 
     /// <summary>A fault's lost records, or how many are not verified when the read-back could not prove it.</summary>
-    private static string LostText(FaultRecord f) => f.Lost is { } lost ? F(lost) : f.NotVerified is { } open ? $"{F(open)} not verified" : "–";
+    private static string LostText(FaultRecord f) => f.Lost is { } lost ? Count(lost) : f.NotVerified is { } open ? $"{Count(open)} not verified" : "–";
 
     /// <summary>The lost records over the runs, and those not verified when some read-back could not prove it.</summary>
     private static string LostTotal(IReadOnlyList<FaultRecord> faults)
     {
         long open = faults.Sum(f => f.NotVerified ?? 0);
         string lost = Total(faults.Select(f => f.Lost));
-        return faults.Any(f => f.NotVerifiedReason is not null) ? $"{(lost == "–" ? "0" : lost)} + {F(open)} not verified" : lost;
+        return faults.Any(f => f.NotVerifiedReason is not null) ? $"{(lost == "–" ? "0" : lost)} + {Count(open)} not verified" : lost;
     }
 
     private static string Total(IEnumerable<long?> values)
     {
         var present = values.OfType<long>().ToList();
-        return present.Count == 0 ? "–" : F(present.Sum());
+        return present.Count == 0 ? "–" : Count(present.Sum());
     }
 
-    internal static string Seconds(double? value) => value is { } v && double.IsFinite(v) ? v.ToString("0.000", CultureInfo.InvariantCulture) : "–";
+    internal static string Seconds(double? value) => Value(value, "0.000");
 
-    internal static string Millis(double? micros) => micros is { } v && double.IsFinite(v) ? (v / 1000).ToString("0.0", CultureInfo.InvariantCulture) : "–";
-
-    internal static string F(long? value) => value is { } v ? v.ToString("N0", CultureInfo.InvariantCulture).Replace(",", " ", StringComparison.Ordinal) : "–";
-
-    private static string F(double? value, string format) => value is { } v && double.IsFinite(v) ? v.ToString(format, CultureInfo.InvariantCulture) : "–";
+    internal static string Millis(double? micros) => Value(micros / 1000, "0.0");
 
     internal static string Name(ScenarioKind scenario) => scenario.ToString().ToLowerInvariant();
 }

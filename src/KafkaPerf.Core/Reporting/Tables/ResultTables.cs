@@ -4,6 +4,7 @@ using KafkaPerf.Scenarios;
 using KafkaPerf.Statistics;
 using static KafkaPerf.Reporting.Tables.ExactCells;
 using static KafkaPerf.Reporting.Tables.ReportColumn;
+using static KafkaPerf.Reporting.Tables.ReportFigures;
 
 namespace KafkaPerf.Reporting.Tables;
 
@@ -88,16 +89,16 @@ public static class ResultTables
         if (result.AbortReason is { } abort) blocks.Add(new ReportNote("Stopped early", $"{abort}. This result holds the runs done until then."));
         if (result.InProgress) blocks.Add(new ReportNote("In progress", $"written while the plan was still running, after {result.Runs.Count} of {plan.TotalRuns} runs."));
         var brokerFacts = new[] { env.BrokerVersion is null ? null : $"Kafka {env.BrokerVersion}", env.BrokerDescription }.OfType<string>().ToList();
-        string warmup = plan.IsRate ? $" at a rate, each after a {F(plan.LoadWarmup.TotalSeconds, "0.###")} s warm-up at the same rate" : plan.Warmup ? " after 1 excluded warm-up" : string.Empty;
+        string warmup = plan.IsRate ? $" at a rate, each after a {Value(plan.LoadWarmup.TotalSeconds, "0.###")} s warm-up at the same rate" : plan.Warmup ? " after 1 excluded warm-up" : string.Empty;
         var facts = new List<string>
         {
             $"Started {result.StartedAtUtc.ToString("u", CultureInfo.InvariantCulture)}, finished {result.FinishedAtUtc.ToString("u", CultureInfo.InvariantCulture)}; KafkaPerf {env.ToolVersion}",
             $"{env.Runtime}{(env.GarbageCollector is null ? string.Empty : $" ({env.GarbageCollector} GC)")} on {env.Os} ({env.Architecture}), {env.ProcessorCount} CPUs ({env.ProcessorName}), machine {env.MachineName}",
             $"Broker: {env.BootstrapServers ?? "none"}{(brokerFacts.Count == 0 ? string.Empty : $" ({string.Join(", ", brokerFacts)})")}",
             $"Plan: {plan.Repeat} measured run{(plan.Repeat == 1 ? string.Empty : "s")} per client and cell{warmup}, "
-                + $"{plan.Order.ToString().ToLowerInvariant()} order, seed {F(plan.Seed)}, {plan.Payload.ToString().ToLowerInvariant()} payload, "
-                + $"{PartitionsText(plan)}, replication {F(plan.ReplicationFactorFor(env.Brokers))}"
-                + $"{(plan.MinInSyncReplicas is { } minIsr ? $" (min.insync.replicas {F(minIsr)})" : string.Empty)}, tolerance ±{F(plan.Tolerance * 100, "0.#")} %",
+                + $"{plan.Order.ToString().ToLowerInvariant()} order, seed {Count(plan.Seed)}, {plan.Payload.ToString().ToLowerInvariant()} payload, "
+                + $"{PartitionsText(plan)}, replication {Count(plan.ReplicationFactorFor(env.Brokers))}"
+                + $"{(plan.MinInSyncReplicas is { } minIsr ? $" (min.insync.replicas {Count(minIsr)})" : string.Empty)}, tolerance ±{Value(plan.Tolerance * 100, "0.#")} %",
         };
         if (result.ClusterWarmup is { } clusterWarmup) facts.Add($"Cluster warm-up before the first run (in no figure): {clusterWarmup}");
         blocks.Add(new ReportList(facts));
@@ -125,18 +126,18 @@ public static class ResultTables
         foreach (var group in result.Comparisons.Where(c => c.OfferedRate is null).GroupBy(c => (c.Scenario, c.Variant, c.Candidate, c.Baseline)))
         {
             var (scenario, variant, candidate, baseline) = group.Key;
-            var grid = new ReportTable([Right("messages \\ payload"), .. plan.PayloadSizes.Select(size => Right($"{F(size)} B"))],
+            var grid = new ReportTable([Right("messages \\ payload"), .. plan.PayloadSizes.Select(size => Right($"{Count(size)} B"))],
                 plan.MessageCounts.Select(string[] (messages) =>
                 [
-                    F(messages),
+                    Count(messages),
                     .. plan.PayloadSizes.Select(size => group.FirstOrDefault(x => x.MessageCount == messages && x.PayloadBytes == size) is { } c
-                        ? $"{F(c.ElapsedSeconds.MeanRatioPercent)} ({F(c.ElapsedSeconds.StandardDeviationRatioPercent)})"
+                        ? $"{Percent(c.ElapsedSeconds.MeanRatio)} ({Percent(c.ElapsedSeconds.StandardDeviationRatioPercent / 100)})"
                         : "–"),
                 ]));
             var first = group.First().ElapsedSeconds;
             var verdictsText = first.VerdictBasis == "shift"
-                ? $"Verdicts on elapsed time: the robust ratio (Hodges–Lehmann, about the ratio of medians) with its {F(first.Confidence * 100, "0")} % confidence interval; on par when the {F((1 - (2 * (1 - first.Confidence))) * 100, "0")} % interval lies within ±{F(first.Tolerance * 100, "0")} %:"
-                : $"Verdicts on elapsed time (ratio of means with its {F(first.Confidence * 100, "0")} % confidence interval):";
+                ? $"Verdicts on elapsed time: the robust ratio (Hodges–Lehmann, about the ratio of medians) with its {Value(first.Confidence * 100, "0")} % confidence interval; on par when the {Value((1 - (2 * (1 - first.Confidence))) * 100, "0")} % interval lies within ±{Value(first.Tolerance * 100, "0")} %:"
+                : $"Verdicts on elapsed time (ratio of means with its {Value(first.Confidence * 100, "0")} % confidence interval):";
             var verdicts = new ReportTable(
                 [Right("messages"), Right("payload B"), Right("mean ratio %"), Right("robust ratio %"), Right("CI low %"), Right("CI high %"), Right("CV ratio %"), Left("verdict")],
                 group.Select(string[] (c) =>
@@ -145,8 +146,8 @@ public static class ResultTables
                     bool shift = e.VerdictBasis == "shift";
                     return
                     [
-                        F(c.MessageCount), F(c.PayloadBytes), F(e.MeanRatioPercent), F(e.ShiftRatio * 100), F((shift ? e.ShiftRatioLow : e.MeanRatioLow) * 100),
-                        F((shift ? e.ShiftRatioHigh : e.MeanRatioHigh) * 100), F(e.CoefficientOfVariationRatioPercent), VerdictText(e.Verdict, candidate),
+                        Count(c.MessageCount), Count(c.PayloadBytes), Percent(e.MeanRatio), Percent(e.ShiftRatio), Percent(shift ? e.ShiftRatioLow : e.MeanRatioLow),
+                        Percent(shift ? e.ShiftRatioHigh : e.MeanRatioHigh), Percent(e.CoefficientOfVariationRatioPercent / 100), ReportFigures.Verdict(e.Verdict, candidate),
                     ];
                 }));
             yield return new ReportSection($"{Title(scenario)} · {variant} — {candidate} vs {baseline}",
@@ -171,8 +172,8 @@ public static class ResultTables
                 var atHeld = s.Probes.Where(p => p.Held && p.OfferedRate == s.HighestHeld).Select(p => p.ResponseTime).FirstOrDefault();
                 return
                 [
-                    Name(s.Scenario), s.Variant, s.Client, F(s.PayloadBytes), string.Join(", ", s.Goals), F(s.HighestHeld, "0"), F(s.LowestFailed, "0"),
-                    F(atHeld?.P50Micros, "0.0"), F(atHeld?.P99Micros, "0.0"), F(atHeld?.P999Micros, "0.0"), F(s.Probes.Count), s.Conclusion,
+                    Name(s.Scenario), s.Variant, s.Client, Count(s.PayloadBytes), string.Join(", ", s.Goals), Value(s.HighestHeld, "0"), Value(s.LowestFailed, "0"),
+                    Value(atHeld?.P50Micros, "0.0"), Value(atHeld?.P99Micros, "0.0"), Value(atHeld?.P999Micros, "0.0"), Count(s.Probes.Count), s.Conclusion,
                 ];
             }));
         var probes = new ReportTable(
@@ -180,8 +181,8 @@ public static class ResultTables
              Right("p99.9 µs"), Left("held"), Left("why")],
             searches.SelectMany(s => s.Probes.Select(string[] (p) =>
             [
-                s.Client, Name(s.Scenario), F(s.PayloadBytes), F(p.OfferedRate, "0"), F(p.AchievedRate, "0"), F(p.ResponseTime?.P50Micros, "0.0"),
-                F(p.ResponseTime?.P99Micros, "0.0"), F(p.ResponseTime?.P999Micros, "0.0"), p.Held ? "yes" : "no", p.Reason,
+                s.Client, Name(s.Scenario), Count(s.PayloadBytes), Value(p.OfferedRate, "0"), Value(p.AchievedRate, "0"), Value(p.ResponseTime?.P50Micros, "0.0"),
+                Value(p.ResponseTime?.P99Micros, "0.0"), Value(p.ResponseTime?.P999Micros, "0.0"), p.Held ? "yes" : "no", p.Reason,
             ])));
         yield return new ReportSection("Highest sustainable rate",
         [
@@ -211,10 +212,10 @@ public static class ResultTables
                  Right("send delay p99 µs"), Right("max µs"), Right("lost"), Right("dup")],
                 cells.Select(string[] (c) =>
                 [
-                    Name(c.Scenario), c.Variant, c.Client, F(c.PayloadBytes), F(c.OfferedRate, "0"), F(c.AchievedRate?.Median, "0"), F(c.Runs), F(c.FailedRuns),
-                    F(c.ResponseTime?.P50Micros, "0.0"), F(c.ResponseTime?.P99Micros, "0.0"), F(c.ResponseTime?.P999Micros, "0.0"), F(c.ResponseTime?.MaxMicros, "0.0"),
-                    F(c.ServiceTime?.P50Micros, "0.0"), F(c.ServiceTime?.P99Micros, "0.0"), F(c.ServiceTime?.MaxMicros, "0.0"),
-                    F(c.SendDelay?.P99Micros, "0.0"), F(c.SendDelay?.MaxMicros, "0.0"), Lost(c, result.Plan), Duplicates(c),
+                    Name(c.Scenario), c.Variant, c.Client, Count(c.PayloadBytes), Value(c.OfferedRate, "0"), Value(c.AchievedRate?.Median, "0"), Count(c.Runs), Count(c.FailedRuns),
+                    Value(c.ResponseTime?.P50Micros, "0.0"), Value(c.ResponseTime?.P99Micros, "0.0"), Value(c.ResponseTime?.P999Micros, "0.0"), Value(c.ResponseTime?.MaxMicros, "0.0"),
+                    Value(c.ServiceTime?.P50Micros, "0.0"), Value(c.ServiceTime?.P99Micros, "0.0"), Value(c.ServiceTime?.MaxMicros, "0.0"),
+                    Value(c.SendDelay?.P99Micros, "0.0"), Value(c.SendDelay?.MaxMicros, "0.0"), Lost(c, result.Plan), Duplicates(c),
                 ])),
         };
         var comparisons = result.Comparisons.Where(c => c.ResponseTimeP99 is not null).ToList();
@@ -228,8 +229,8 @@ public static class ResultTables
                     var p = c.ResponseTimeP99!;
                     return
                     [
-                        Name(c.Scenario), c.Variant, F(c.PayloadBytes), F(c.OfferedRate, "0"), c.Candidate, c.Baseline, F(p.ShiftRatio * 100, "0.0"),
-                        $"{F(p.ShiftRatioLow * 100, "0.0")}–{F(p.ShiftRatioHigh * 100, "0.0")}", VerdictText(p.Verdict, c.Candidate),
+                        Name(c.Scenario), c.Variant, Count(c.PayloadBytes), Value(c.OfferedRate, "0"), c.Candidate, c.Baseline, Percent(p.ShiftRatio),
+                        $"{Percent(p.ShiftRatioLow)}–{Percent(p.ShiftRatioHigh)}", ReportFigures.Verdict(p.Verdict, c.Candidate),
                     ];
                 })));
         }
@@ -253,8 +254,8 @@ public static class ResultTables
                 var (scenario, variant, client, payload, rate) = cell.Key;
                 rows.Add(
                 [
-                    Name(scenario), variant, client, F(payload), F(rate, "0"), worker.Key, parts[0].Host ?? "–", F(parts.Count),
-                    F(parts.Count - ok.Count), F(parts.Sum(p => p.Records)), F(Median(rates), "0"), F(Median(p99), "0.0"),
+                    Name(scenario), variant, client, Count(payload), Value(rate, "0"), worker.Key, parts[0].Host ?? "–", Count(parts.Count),
+                    Count(parts.Count - ok.Count), Count(parts.Sum(p => p.Records)), Value(Median(rates), "0"), Value(Median(p99), "0.0"),
                 ]);
             }
         }
@@ -290,10 +291,10 @@ public static class ResultTables
                 var e = c.ElapsedSeconds;
                 return
                 [
-                    Name(c.Scenario), c.Variant, c.Client, F(c.MessageCount), F(c.PayloadBytes), F(c.Runs), F(c.FailedRuns),
-                    F(e.Mean, "0.000000"), e.Count < 2 ? "–" : F(e.StandardDeviation, "0.000000"), e.Count < 2 ? "–" : F(e.CoefficientOfVariation * 100),
-                    F(e.Median, "0.000000"), F(e.TrimmedMean, "0.000000"), F(c.MessagesPerSecond.Median, "0"), F(c.MegabytesPerSecond.Median),
-                    F(c.Latency?.P50Micros, "0.0"), F(c.Latency?.P99Micros, "0.0"), F(c.Latency?.MaxMicros, "0.0"), Lost(c, result.Plan), Duplicates(c),
+                    Name(c.Scenario), c.Variant, c.Client, Count(c.MessageCount), Count(c.PayloadBytes), Count(c.Runs), Count(c.FailedRuns),
+                    Value(e.Mean, "0.000000"), e.Count < 2 ? "–" : Value(e.StandardDeviation, "0.000000"), e.Count < 2 ? "–" : Percent(e.CoefficientOfVariation),
+                    Value(e.Median, "0.000000"), Value(e.TrimmedMean, "0.000000"), Value(c.MessagesPerSecond.Median, "0"), Value(c.MegabytesPerSecond.Median),
+                    Value(c.Latency?.P50Micros, "0.0"), Value(c.Latency?.P99Micros, "0.0"), Value(c.Latency?.MaxMicros, "0.0"), Lost(c, result.Plan), Duplicates(c),
                 ];
             })),
     ]);
@@ -316,17 +317,17 @@ public static class ResultTables
                 {
                     var r = c.Resources;
                     var counters = r?.CountersPerMessage is { Count: > 0 } perMessage
-                        ? string.Join(", ", perMessage.Select(p => $"{p.Key} {F(p.Value, "0.###")}"))
+                        ? string.Join(", ", perMessage.Select(p => $"{p.Key} {Value(p.Value, "0.###")}"))
                         : "–";
                     return
                     [
-                        Name(c.Scenario), c.Variant, c.Client, F(c.MessageCount), F(c.PayloadBytes), F(c.MessagesPerSecond.Median, "0"),
-                        F(r?.CpuSeconds, "0.000"), r is null ? "–" : $"{F(r.CpuUserSeconds, "0.000")} / {F(r.CpuSystemSeconds, "0.000")}",
-                        F(r?.CpuMillisPerThousandMessages, "0.000"), F(r?.CpuPercentOfCore, "0"), F(r?.AllocatedBytesPerMessage, "0.0"),
-                        r is null ? "–" : $"{F(r.Gen0Collections, "0.#")}/{F(r.Gen1Collections, "0.#")}/{F(r.Gen2Collections, "0.#")}",
-                        F(r?.RuntimeGcMillis, "0"), F(r?.RuntimeHeapUsedBytes / 1e6, "0.0"), counters,
-                        F(r?.BrokerCpuSeconds, "0.000"), F(r?.BrokerCpuMillisPerThousandMessages, "0.000"),
-                        F(r?.TopicBytesOnDisk / 1e6, "0.000"), F(r?.DiskBytesPerPayloadByte, "0.000"),
+                        Name(c.Scenario), c.Variant, c.Client, Count(c.MessageCount), Count(c.PayloadBytes), Value(c.MessagesPerSecond.Median, "0"),
+                        Value(r?.CpuSeconds, "0.000"), r is null ? "–" : $"{Value(r.CpuUserSeconds, "0.000")} / {Value(r.CpuSystemSeconds, "0.000")}",
+                        Value(r?.CpuMillisPerThousandMessages, "0.000"), Value(r?.CpuPercentOfCore, "0"), Value(r?.AllocatedBytesPerMessage, "0.0"),
+                        r is null ? "–" : $"{Value(r.Gen0Collections, "0.#")}/{Value(r.Gen1Collections, "0.#")}/{Value(r.Gen2Collections, "0.#")}",
+                        Value(r?.RuntimeGcMillis, "0"), Value(r?.RuntimeHeapUsedBytes / 1e6, "0.0"), counters,
+                        Value(r?.BrokerCpuSeconds, "0.000"), Value(r?.BrokerCpuMillisPerThousandMessages, "0.000"),
+                        Value(r?.TopicBytesOnDisk / 1e6, "0.000"), Value(r?.DiskBytesPerPayloadByte, "0.000"),
                     ];
                 })),
         ]);
@@ -350,7 +351,7 @@ public static class ResultTables
             new ReportTable(
                 [Right("run"), Left("client"), Left("scenario"), Right("messages"), Right("payload B"), Left("error"), .. open ? [Left("not verified")] : Array.Empty<ReportColumn>()],
                 failures.Select(string[] (run) =>
-                    [F(run.Sequence), run.Client, Name(run.Scenario), F(run.MessageCount), F(run.PayloadBytes), run.Error ?? string.Empty,
+                    [Count(run.Sequence), run.Client, Name(run.Scenario), Count(run.MessageCount), Count(run.PayloadBytes), run.Error ?? string.Empty,
                      .. open ? [run.NotVerifiedReason ?? string.Empty] : Array.Empty<string>()])),
         ]);
     }
@@ -360,13 +361,13 @@ public static class ResultTables
     /// tool's produce is checked against the topic's end offsets, so its figure stands; and any figure a produce cell does
     /// carry (a worker's share not verified, a plugin's count) is shown, never hidden behind –.</summary>
     private static string Lost(CellResult c, BenchmarkPlan plan) =>
-        c.NotVerifiedRuns > 0 ? $"{F(c.Lost)} + {F(c.NotVerified)} not verified"
+        c.NotVerifiedRuns > 0 ? $"{Count(c.Lost)} + {Count(c.NotVerified)} not verified"
         : c.Scenario == ScenarioKind.Produce && c.Lost == 0 && !plan.IsReference(c.Client) ? "–"
-        : F(c.Lost);
+        : Count(c.Lost);
 
     /// <summary>A cell's records read more than once; – for a produce cell, which reads nothing back (unless it carries a
     /// figure).</summary>
-    private static string Duplicates(CellResult c) => c.Scenario == ScenarioKind.Produce && c.Duplicates == 0 ? "–" : F(c.Duplicates);
+    private static string Duplicates(CellResult c) => c.Scenario == ScenarioKind.Produce && c.Duplicates == 0 ? "–" : Count(c.Duplicates);
 
     /// <summary>The sentence that says why a produce cell's lost and dup are –, when the table has one.</summary>
     private static string NothingReadBack(IEnumerable<CellResult> cells) =>
@@ -374,28 +375,15 @@ public static class ResultTables
             ? " Lost and dup are – for a client's produce, which reads nothing back (a reference tool's is checked against the topic's end offsets; a record the broker did not acknowledge is reported as a delivery error, never as lost; a fault's read-back is in the Failover table)."
             : string.Empty;
 
-    private static string VerdictText(Verdict verdict, string candidate) => verdict switch
-    {
-        Verdict.Faster => $"{candidate} faster",
-        Verdict.Slower => $"{candidate} slower",
-        Verdict.OnPar => "on par",
-        _ => "inconclusive",
-    };
-
     private static string Title(ScenarioKind kind) => kind.ToString();
 
     private static string Name(ScenarioKind kind) => kind.ToString().ToLowerInvariant();
-
-    private static string F(long value) => value.ToString("N0", CultureInfo.InvariantCulture).Replace(",", " ", StringComparison.Ordinal);
-
-    private static string F(double? value, string format = "0.00") =>
-        value is not { } v || double.IsNaN(v) ? "–" : double.IsInfinity(v) ? "∞" : v.ToString(format, CultureInfo.InvariantCulture);
 
     /// <summary>The partitions of the runs' topics: the variants' own when they set them (<c>--partitions</c> sweeps), the
     /// plan's otherwise.</summary>
     private static string PartitionsText(Plans.BenchmarkPlan plan)
     {
         var counts = plan.SettingsVariants.Select(v => v.Partitions ?? plan.Partitions).Distinct().Order().ToList();
-        return counts.Count == 1 ? $"{F(counts[0])} partition(s)" : $"{string.Join(", ", counts.Select(c => F(c)))} partitions (per variant)";
+        return counts.Count == 1 ? $"{Count(counts[0])} partition(s)" : $"{string.Join(", ", counts.Select(c => Count(c)))} partitions (per variant)";
     }
 }

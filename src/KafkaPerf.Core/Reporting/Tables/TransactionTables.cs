@@ -1,5 +1,6 @@
 using static KafkaPerf.Reporting.Tables.FaultTables;
 using static KafkaPerf.Reporting.Tables.ReportColumn;
+using static KafkaPerf.Reporting.Tables.ReportFigures;
 
 namespace KafkaPerf.Reporting.Tables;
 
@@ -18,8 +19,8 @@ internal static class TransactionTables
             var t = group.Select(r => r.Transactions!).ToList();
             return (IReadOnlyList<string>)
             [
-                Name(scenario), variant, F(payload), rate is { } offered ? F((long)offered) : "burst", client, F(group.Count()),
-                F(t.Sum(x => x.Committed)), F(t.Sum(x => x.Aborted)), Millis(Median(t.Select(x => x.Latency?.P50Micros))),
+                Name(scenario), variant, Count(payload), rate is { } offered ? Count((long)offered) : "burst", client, Count(group.Count()),
+                Count(t.Sum(x => x.Committed)), Count(t.Sum(x => x.Aborted)), Millis(Median(t.Select(x => x.Latency?.P50Micros))),
                 Millis(Median(t.Select(x => x.Latency?.P99Micros))), Millis(Median(t.Select(x => x.Latency?.MaxMicros))),
             ];
         }).ToList();
