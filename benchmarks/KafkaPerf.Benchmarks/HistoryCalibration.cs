@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Globalization;
+using KafkaPerf.Reporting;
 using KafkaPerf.Reporting.History;
 using KafkaPerf.Scenarios;
 using KafkaPerf.Statistics;

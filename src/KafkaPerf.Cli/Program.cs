@@ -6,6 +6,7 @@ using KafkaPerf.Adapters.References;
 using KafkaPerf.Cli.Commands;
 using KafkaPerf.Cli.Telemetry;
 using KafkaPerf.Clients;
+using KafkaPerf.Clients.InMemory;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;

@@ -1,5 +1,6 @@
 using System.Data.Common;
 using KafkaPerf.Reporting.Exporters;
+using KafkaPerf.Reporting;
 using KafkaPerf.Reporting.History;
 
 namespace KafkaPerf.Adapters.Store;

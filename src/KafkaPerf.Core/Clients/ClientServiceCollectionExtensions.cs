@@ -1,4 +1,3 @@
-using KafkaPerf.Clients.InMemory;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 
@@ -19,11 +18,4 @@ public static class ClientServiceCollectionExtensions
         services.TryAddSingleton(provider => new ClientRegistry(provider.GetServices<IBenchClientFactory>()));
         return services;
     }
-
-    /// <summary>Registers the <c>inmemory</c> client: no Kafka, it measures the harness itself.</summary>
-    /// <param name="services">The service collection.</param>
-    /// <param name="options">Its options; defaults when omitted.</param>
-    /// <returns>The same collection.</returns>
-    public static IServiceCollection AddInMemoryClient(this IServiceCollection services, InMemoryClientOptions? options = null) =>
-        services.AddBenchClient(new InMemoryClientFactory(options ?? new InMemoryClientOptions()));
 }

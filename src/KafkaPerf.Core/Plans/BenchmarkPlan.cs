@@ -56,7 +56,7 @@ public sealed record BenchmarkPlan
         $"kafkaperf: cluster warm-up: {Math.Min(elapsed.TotalSeconds, ClusterWarmup.TotalSeconds):0} s of {ClusterWarmup.TotalSeconds:0.###} s, round {round} ({client}) done");
 
     /// <summary>The length of one interval of a load run's time series.</summary>
-    public TimeSpan Interval { get; init; } = KafkaPerf.Scenarios.Load.RateLoad.DefaultInterval;
+    public TimeSpan Interval { get; init; } = KafkaPerf.Scenarios.RateLoad.DefaultInterval;
 
     /// <summary>Whether the plan sends at rates.</summary>
     [System.Text.Json.Serialization.JsonIgnore]
@@ -110,6 +110,17 @@ public sealed record BenchmarkPlan
     /// <param name="brokers">The cluster's brokers; <see langword="null"/> when unknown (taken as 1).</param>
     /// <returns><see cref="ReplicationFactor"/>, else min(3, brokers).</returns>
     public int ReplicationFactorFor(int? brokers) => ReplicationFactor ?? Math.Clamp(brokers ?? 1, 1, 3);
+
+    /// <summary>A run's topic partitions: the variant's or the plan's, and at least one per consumer of a classic group (a
+    /// share group's members share partitions: its topic keeps the partitions it is given).</summary>
+    /// <param name="cell">The cell.</param>
+    /// <returns>The partition count.</returns>
+    public int PartitionsOf(PlanCell cell)
+    {
+        ArgumentNullException.ThrowIfNull(cell);
+        int partitions = cell.Settings.Partitions ?? Partitions;
+        return cell.Settings.Group.IsShare() ? partitions : Math.Max(partitions, cell.Settings.Consumers ?? 1);
+    }
 
     /// <summary>Keep topics after their run instead of deleting them.</summary>
     public bool KeepTopics { get; init; }
@@ -187,10 +198,10 @@ public sealed record BenchmarkPlan
     /// <summary>The load of a rate cell: its rate, duration, the plan's warm-up and interval.</summary>
     /// <param name="cell">A cell.</param>
     /// <returns>The load; <see langword="null"/> for a burst cell.</returns>
-    public KafkaPerf.Scenarios.Load.RateLoad? LoadOf(PlanCell cell)
+    public KafkaPerf.Scenarios.RateLoad? LoadOf(PlanCell cell)
     {
         ArgumentNullException.ThrowIfNull(cell);
-        return cell.Rate is { } rate ? new KafkaPerf.Scenarios.Load.RateLoad(rate, cell.MeasuredDuration, LoadWarmup, Interval) : null;
+        return cell.Rate is { } rate ? new KafkaPerf.Scenarios.RateLoad(rate, cell.MeasuredDuration, LoadWarmup, Interval) : null;
     }
 
     /// <summary>The measured records of a rate run of a given duration.</summary>

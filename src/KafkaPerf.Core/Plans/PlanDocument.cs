@@ -142,7 +142,7 @@ public static class PlanDocument
             .ClusterWarmup(plan.ClusterWarmup)
             .Faults(plan.Faults, plan.RecoveryGoal);
         // Only an interval that was set: the builder refuses one for a plan of bursts, which keeps the default.
-        if (plan.Interval != KafkaPerf.Scenarios.Load.RateLoad.DefaultInterval) builder.Interval(plan.Interval);
+        if (plan.Interval != KafkaPerf.Scenarios.RateLoad.DefaultInterval) builder.Interval(plan.Interval);
         if (plan.Payload == PayloadKind.File) builder.PayloadFile(plan.PayloadFile ?? string.Empty);
         else builder.Payload(plan.Payload);
         if (plan.Rates.Count > 0)

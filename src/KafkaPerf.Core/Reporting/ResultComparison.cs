@@ -1,4 +1,3 @@
-using KafkaPerf.Reporting.History;
 using KafkaPerf.Scenarios;
 using KafkaPerf.Statistics;
 

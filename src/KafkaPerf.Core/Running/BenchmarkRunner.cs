@@ -294,19 +294,6 @@ public sealed class BenchmarkRunner
         return run.Record(RunRecord.Failed(error));
     }
 
-    /// <summary>A run's topic partitions: the variant's or the plan's, and at least one per consumer of a classic group (a
-    /// share group's members share partitions: its topic keeps the partitions it is given).</summary>
-    /// <param name="plan">The plan.</param>
-    /// <param name="cell">The cell.</param>
-    /// <returns>The partition count.</returns>
-    public static int PartitionsFor(BenchmarkPlan plan, PlanCell cell)
-    {
-        ArgumentNullException.ThrowIfNull(plan);
-        ArgumentNullException.ThrowIfNull(cell);
-        int partitions = cell.Settings.Partitions ?? plan.Partitions;
-        return cell.Settings.Group.IsShare() ? partitions : Math.Max(partitions, cell.Settings.Consumers ?? 1);
-    }
-
     /// <summary>The error of a run that was cancelled before it finished.</summary>
     public const string CancelledRunError = "cancelled before this run finished (Ctrl+C or SIGTERM): not measured";
 }

@@ -65,7 +65,7 @@ public sealed class BenchmarkSession : IAsyncDisposable
     {
         var connection = _broker?.Connection
             ?? (_source is null ? ClientConnection.None
-                : new ClientConnection("(not started yet)") { Brokers = _source.KnownBrokers, Faults = new Faults.FaultPreview(_source) });
+                : new ClientConnection("(not started yet)") { Brokers = _source.KnownBrokers, Faults = new FaultPreview(_source) });
         var findings = new BenchmarkRunner(_registry, connection).Validate(Plan, onWorkers: _options.Remote is not null);
         // The source's refusal is asked before it starts: once started, the cluster's own state says the rest.
         if (findings.Count == 0 && _broker is null && NeedsBroker && _source?.RefusePlan(Plan) is { } refusal)

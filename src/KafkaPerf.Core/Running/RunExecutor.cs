@@ -2,6 +2,7 @@ using KafkaPerf.Clients;
 using KafkaPerf.Measurement;
 using KafkaPerf.Plans;
 using KafkaPerf.Scenarios;
+using KafkaPerf.Scenarios.Load;
 
 namespace KafkaPerf.Running;
 
@@ -36,11 +37,6 @@ internal sealed class RunExecutor
         _usesCluster = usesCluster;
     }
 
-    /// <summary>The consumer groups of a run on <paramref name="topic"/>: the scenario's (<c>ScenarioContext.GroupId</c>)
-    /// and, for a run with faults, the read-back's (<c>FaultRun.ReadBack</c>).</summary>
-    internal static IReadOnlyList<string> GroupsOf(string topic, bool readsBack) =>
-        readsBack ? [topic + "__group", Faults.FaultRun.ReadBackGroup(topic)] : [topic + "__group"];
-
     internal async ValueTask<RunRecord> RunOneAsync(
         BenchmarkPlan plan, RunDescriptor run, IBenchClient client, byte[] payload, List<string> warnings,
         IBenchmarkProgress progress, BrokerWatch broker, List<(IBenchClient Client, string Topic)> undeleted,
@@ -59,7 +55,7 @@ internal sealed class RunExecutor
                 createTimeout.CancelAfter(plan.StallTimeout);
                 try
                 {
-                    await client.CreateTopicAsync(new TopicSpec(run.Topic, BenchmarkRunner.PartitionsFor(plan, cell),
+                    await client.CreateTopicAsync(new TopicSpec(run.Topic, plan.PartitionsOf(cell),
                         (short)plan.ReplicationFactorFor(_connection.Brokers), plan.MinInSyncReplicas), createTimeout.Token);
                 }
                 catch (OperationCanceledException ex) when (!runToken.IsCancellationRequested)
@@ -76,7 +72,7 @@ internal sealed class RunExecutor
             }
             catch (Exception ex) when (ex is not OperationCanceledException)
             {
-                measurement = RunRecord.Failed($"creating topic '{run.Topic}' failed: {TypeName(ex)}: {ex.Message}");
+                measurement = RunRecord.Failed($"creating topic '{run.Topic}' failed: {ExceptionNames.TypeName(ex)}: {ex.Message}");
                 return run.Record(measurement);
             }
             using var faults = Faults.FaultRun.For(plan, run, _connection, _clock);
@@ -95,7 +91,7 @@ internal sealed class RunExecutor
                 {
                     Client = client,
                     Topic = run.Topic,
-                    Partitions = BenchmarkRunner.PartitionsFor(plan, cell),
+                    Partitions = plan.PartitionsOf(cell),
                     MessageCount = cell.MessageCount,
                     Payload = payload,
                     Settings = plan.SettingsFor(cell, run.Client),
@@ -119,14 +115,14 @@ internal sealed class RunExecutor
                 GC.Collect();
                 faults?.Start(runToken);
                 var scenario = Task.Factory.StartNew(
-                    () => Scenario.For(cell.Scenario, context).Run(context, runToken),
+                    () => ScenarioOf(cell.Scenario, context).Run(context, runToken),
                     runToken, TaskCreationOptions.LongRunning, TaskScheduler.Default);
                 measurement = await AwaitRunAsync(scenario, runToken);
                 if (context.Transactions?.Snapshot() is { } transactions) measurement = measurement with { Transactions = transactions };
             }
             catch (Exception ex) when (ex is not OperationCanceledException)
             {
-                measurement = RunRecord.Failed($"{TypeName(ex)}: {ex.Message}");
+                measurement = RunRecord.Failed($"{ExceptionNames.TypeName(ex)}: {ex.Message}");
             }
             catch (OperationCanceledException)
             {
@@ -169,26 +165,17 @@ internal sealed class RunExecutor
     private async ValueTask<string?> ReadyAsync(BenchmarkPlan plan, RunDescriptor run, bool readsBack, CancellationToken runToken)
     {
         if (_connection.Readiness is not { } readiness || !_usesCluster(run.Client)) return null;
-        return await AskReadyAsync(readiness, run.Topic, readsBack, plan.StallTimeout, runToken) is { } why
+        return await Faults.RunReadiness.AskAsync(readiness, run.Topic, readsBack, plan.StallTimeout, runToken) is { } why
             ? $"the cluster was not ready for the run (--stall-timeout): {why}"
             : null;
     }
 
-    /// <summary>Asks <paramref name="readiness"/> about a run's topic and groups; an exception becomes the line too (the
-    /// plan goes on, or stops, as for any cluster that is not ready).</summary>
-    /// <returns><see langword="null"/> when ready; otherwise what was not, in one line.</returns>
-    internal static async ValueTask<string?> AskReadyAsync(IClusterReadiness readiness, string topic, bool readsBack, TimeSpan timeout,
-        CancellationToken cancellationToken)
-    {
-        try
-        {
-            return await readiness.WaitUntilReadyAsync(topic, GroupsOf(topic, readsBack), timeout, cancellationToken);
-        }
-        catch (Exception ex) when (ex is not OperationCanceledException and not OutOfMemoryException)
-        {
-            return $"asking whether it was ready failed: {TypeName(ex)}: {ex.Message}";
-        }
-    }
+    /// <summary>The scenario that runs a run: the reference tool's own for a reference, the load scenario for a rate or
+    /// several producers or consumers (<see cref="LoadScenario.Applies"/>), else the burst of <paramref name="kind"/>.</summary>
+    private static IScenario ScenarioOf(ScenarioKind kind, ScenarioContext context) =>
+        context.Client is IReferenceClient reference ? new ReferenceScenario(kind, reference)
+            : LoadScenario.Applies(context) ? LoadScenario.For(kind)
+            : Scenario.For(kind);
 
     /// <summary>Waits for a scenario; once the run is cancelled (Ctrl+C, the broker gone), waits a moment for its threads to
     /// give their client calls back, then no longer: the plan's end must not hang on a call that never returns.</summary>
@@ -219,7 +206,7 @@ internal sealed class RunExecutor
         }
         catch (Exception ex) when (ex is not OperationCanceledException)
         {
-            measurement = RunRecord.Failed($"{TypeName(ex)}: {ex.Message}");
+            measurement = RunRecord.Failed($"{ExceptionNames.TypeName(ex)}: {ex.Message}");
         }
         return run.Record(measurement);
     }
@@ -265,11 +252,4 @@ internal sealed class RunExecutor
         }
     }
 
-    /// <summary>An exception's type without generic arity (ProduceException, not ProduceException`2).</summary>
-    private static string TypeName(Exception ex)
-    {
-        var name = ex.GetType().Name;
-        int tick = name.IndexOf('`', StringComparison.Ordinal);
-        return tick < 0 ? name : name[..tick];
-    }
 }

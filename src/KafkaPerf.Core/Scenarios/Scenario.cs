@@ -1,9 +1,8 @@
-using KafkaPerf.Scenarios.Load;
-
 namespace KafkaPerf.Scenarios;
 
-/// <summary>The catalogue of scenarios: a burst of one producer and one consumer, a load (a rate, several producers or
-/// consumers), or a reference tool that runs the whole run itself.</summary>
+/// <summary>The catalogue of bursts: one producer and one consumer, as fast as they go. A load (a rate, several producers
+/// or consumers: <c>Load.LoadScenario</c>) and a reference tool's run (<see cref="ReferenceScenario"/>) are chosen beside
+/// them for each run by the runner.</summary>
 public static class Scenario
 {
     /// <summary>Produce: first send → final flush.</summary>
@@ -25,25 +24,4 @@ public static class Scenario
         ScenarioKind.Roundtrip => Roundtrip,
         _ => throw new ArgumentOutOfRangeException(nameof(kind), kind, "Unknown scenario."),
     };
-
-    /// <summary>The scenario that runs a run: the reference tool's own for a reference, the load scenario for a rate or
-    /// several producers or consumers (<see cref="LoadScenario.Applies"/>), else the burst of <paramref name="kind"/>.</summary>
-    /// <param name="kind">The kind.</param>
-    /// <param name="context">The run.</param>
-    /// <returns>The scenario.</returns>
-    public static IScenario For(ScenarioKind kind, ScenarioContext context)
-    {
-        ArgumentNullException.ThrowIfNull(context);
-        return context.Client is IReferenceClient reference ? new ReferenceScenario(kind, reference)
-            : LoadScenario.Applies(context) ? LoadScenario.For(kind)
-            : For(kind);
-    }
-
-    /// <summary>A reference tool's run: the tool produces or consumes the whole run in a process of its own.</summary>
-    private sealed class ReferenceScenario(ScenarioKind kind, IReferenceClient reference) : IScenario
-    {
-        public ScenarioKind Kind => kind;
-
-        public RunRecord Run(ScenarioContext context, CancellationToken cancellationToken) => reference.Run(kind, context, cancellationToken);
-    }
 }

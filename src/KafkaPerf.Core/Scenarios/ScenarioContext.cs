@@ -42,7 +42,7 @@ public sealed record ScenarioContext
     public IBrokerBreakdown? BrokerBreakdown { get; init; }
 
     /// <summary>A rate, warm-up and duration; <see langword="null"/> for a burst of <see cref="MessageCount"/> records.</summary>
-    public Load.RateLoad? Load { get; init; }
+    public RateLoad? Load { get; init; }
 
     /// <summary>Producer instances, each on its own thread, sharing the records (and the rate).</summary>
     public int Producers { get; init; } = 1;
@@ -51,7 +51,7 @@ public sealed record ScenarioContext
     public int Consumers { get; init; } = 1;
 
     /// <summary>The length of one interval of a load run's time series.</summary>
-    public TimeSpan Interval { get; init; } = KafkaPerf.Scenarios.Load.RateLoad.DefaultInterval;
+    public TimeSpan Interval { get; init; } = RateLoad.DefaultInterval;
 
     /// <summary>Whether a load run records where each interval's time went (<see cref="BenchmarkPlan.Breakdown"/>).</summary>
     public bool Breakdown { get; init; }

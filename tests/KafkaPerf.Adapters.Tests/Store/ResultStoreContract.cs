@@ -1,6 +1,7 @@
 using System.Data.Common;
 using KafkaPerf.Adapters.Store;
 using KafkaPerf.Reporting.Exporters;
+using KafkaPerf.Reporting;
 using KafkaPerf.Reporting.History;
 using KafkaPerf.Scenarios;
 

@@ -140,7 +140,7 @@ public class WorkloadSpecTests
         Assert.Equal(["consumers=4 group=classic", "consumers=4 group=share", "consumers=4 group=share:explicit"], plan.SettingsVariants.Select(v => v.Describe()));
         var back = PlanDocument.Parse(PlanDocument.ToJson(plan), "plan.json");
         Assert.Equal(plan.SettingsVariants.Select(v => v.Describe()), back.SettingsVariants.Select(v => v.Describe()));
-        var partitions = plan.Cells().Select(c => (c.Settings.Group, BenchmarkRunner.PartitionsFor(plan, c))).Distinct().ToList();
+        var partitions = plan.Cells().Select(c => (c.Settings.Group, plan.PartitionsOf(c))).Distinct().ToList();
         Assert.Contains((ConsumerGroupKind.Classic, 4), partitions);
         Assert.Contains((ConsumerGroupKind.Share, 1), partitions);
         Assert.Contains((ConsumerGroupKind.ShareExplicit, 1), partitions);

@@ -1,3 +1,4 @@
+using KafkaPerf.Reporting;
 using KafkaPerf.Reporting.History;
 using KafkaPerf.Scenarios;
 

@@ -1,4 +1,5 @@
 using KafkaPerf.Reporting.Exporters;
+using KafkaPerf.Reporting;
 using KafkaPerf.Reporting.History;
 using KafkaPerf.Reporting.Tables;
 using KafkaPerf.Scenarios;

@@ -27,7 +27,7 @@ internal static class FaultHealing
         // groups' coordinator may have moved. Asked about the run's own topic and groups: the topic is deleted only once
         // the cluster is healed.
         if (damage is null && usesCluster && connection.Readiness is { } readiness)
-            notReady = await RunExecutor.AskReadyAsync(readiness, record.Topic, readsBack: true, plan.StallTimeout, cancellationToken);
+            notReady = await RunReadiness.AskAsync(readiness, record.Topic, readsBack: true, plan.StallTimeout, cancellationToken);
         double seconds = Stopwatch.GetElapsedTime(started).TotalSeconds;
         record = record with { Faults = [.. record.Faults!.Select(f => f with { HealSeconds = seconds })] };
         if (damage is not null)

@@ -40,7 +40,7 @@ internal sealed class FaultRun : IDisposable
         if (plan.Faults.Count == 0 || run.IsWarmup || connection.Faults is not { } injector || plan.LoadOf(run.Cell) is not { } load) return null;
         // The series may go on after the last record is due, while the backlog drains: up to the stall timeout and more.
         var length = load.Warmup + load.Duration + plan.StallTimeout + TimeSpan.FromSeconds(30);
-        var watch = new FaultWatch(load.TotalRecords, BenchmarkRunner.PartitionsFor(plan, run.Cell), length, clock, load.RecordsPerSecond);
+        var watch = new FaultWatch(load.TotalRecords, plan.PartitionsOf(run.Cell), length, clock, load.RecordsPerSecond);
         var goal = plan.RecoveryGoal is { } g ? LatencyGoal.ParseList(g)[0] : null;
         return new FaultRun([.. plan.Faults.Select(FaultSpec.Parse)], watch, new FaultDriver(injector, watch, run.Topic, plan.StallTimeout), goal);
     }

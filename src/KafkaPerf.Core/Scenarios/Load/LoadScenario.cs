@@ -223,7 +223,7 @@ public sealed partial class LoadScenario : IScenario
                 ready = false;
             }
             if (_producers.FirstOrDefault(w => w.Error is not null) is { } failed)
-                return $"producer {failed.Index + 1} of {count} could not start: {TypeName(failed.Error!)}: {failed.Error!.Message}";
+                return $"producer {failed.Index + 1} of {count} could not start: {ExceptionNames.TypeName(failed.Error!)}: {failed.Error!.Message}";
             return ready ? null : $"{_producers.Count(w => w.Ready.IsSet)} of {count} producers were ready after {_context.StallTimeout.TotalSeconds:0.#} s";
         }
 
@@ -254,7 +254,7 @@ public sealed partial class LoadScenario : IScenario
             {
                 if (failed.Error is OperationCanceledException && !Token.IsCancellationRequested) return "a producer was cancelled";
                 Token.ThrowIfCancellationRequested();
-                return $"producer {failed.Index + 1} of {_producers.Count} failed: {TypeName(failed.Error!)}: {failed.Error!.Message}";
+                return $"producer {failed.Index + 1} of {_producers.Count} failed: {ExceptionNames.TypeName(failed.Error!)}: {failed.Error!.Message}";
             }
             if (!done)
             {
@@ -399,11 +399,5 @@ public sealed partial class LoadScenario : IScenario
             _complete.Dispose();
         }
 
-        private static string TypeName(Exception ex)
-        {
-            var name = ex.GetType().Name;
-            int tick = name.IndexOf('`', StringComparison.Ordinal);
-            return tick < 0 ? name : name[..tick];
-        }
     }
 }

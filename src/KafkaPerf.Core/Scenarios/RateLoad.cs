@@ -1,4 +1,4 @@
-namespace KafkaPerf.Scenarios.Load;
+namespace KafkaPerf.Scenarios;
 
 /// <summary>
 /// A load at a rate: records sent on a uniform schedule - record <c>i</c> is due at <c>start + i / rate</c> - for a

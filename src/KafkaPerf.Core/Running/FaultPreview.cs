@@ -1,6 +1,6 @@
 using KafkaPerf.Clients;
 
-namespace KafkaPerf.Running.Faults;
+namespace KafkaPerf.Running;
 
 /// <summary>A broker source's refusals of faults before its cluster starts; nothing else of a cluster.</summary>
 internal sealed class FaultPreview(IBrokerSource source) : IFaultInjector

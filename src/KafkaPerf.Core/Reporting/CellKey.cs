@@ -1,7 +1,7 @@
 using System.Globalization;
 using KafkaPerf.Scenarios;
 
-namespace KafkaPerf.Reporting.History;
+namespace KafkaPerf.Reporting;
 
 /// <summary>One cell of a plan as results over time know it: the same client, scenario, messages, payload size, settings
 /// variant and offered rate (none for a burst). Two results measured the same cell when their keys are equal.</summary>

@@ -1,0 +1,30 @@
+using KafkaPerf.Clients;
+using KafkaPerf.Measurement;
+
+namespace KafkaPerf.Running.Faults;
+
+/// <summary>Whether the cluster is ready for a run: every broker knows its topic, and the coordinator of each of its groups
+/// answers. Asked before every run on a cluster, and again after a fault is healed (its read-back's group included).</summary>
+internal static class RunReadiness
+{
+    /// <summary>The consumer groups of a run on <paramref name="topic"/>: the scenario's (<c>ScenarioContext.GroupId</c>)
+    /// and, for a run with faults, the read-back's (<see cref="FaultRun.ReadBackGroup"/>).</summary>
+    internal static IReadOnlyList<string> GroupsOf(string topic, bool readsBack) =>
+        readsBack ? [topic + "__group", FaultRun.ReadBackGroup(topic)] : [topic + "__group"];
+
+    /// <summary>Asks <paramref name="readiness"/> about a run's topic and groups; an exception becomes the line too (the
+    /// plan goes on, or stops, as for any cluster that is not ready).</summary>
+    /// <returns><see langword="null"/> when ready; otherwise what was not, in one line.</returns>
+    internal static async ValueTask<string?> AskAsync(IClusterReadiness readiness, string topic, bool readsBack, TimeSpan timeout,
+        CancellationToken cancellationToken)
+    {
+        try
+        {
+            return await readiness.WaitUntilReadyAsync(topic, GroupsOf(topic, readsBack), timeout, cancellationToken).ConfigureAwait(false);
+        }
+        catch (Exception ex) when (ex is not OperationCanceledException and not OutOfMemoryException)
+        {
+            return $"asking whether it was ready failed: {ExceptionNames.TypeName(ex)}: {ex.Message}";
+        }
+    }
+}
