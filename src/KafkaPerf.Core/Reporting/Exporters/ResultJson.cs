@@ -39,7 +39,8 @@ public static class ResultJson
         }
     }
 
-    /// <summary>Reads a result file.</summary>
+    /// <summary>Reads a result file. A checkpoint (<c>inProgress</c>) is read with the runs appended beside it since it was
+    /// written (<see cref="CheckpointLog"/>): every run a killed process had finished.</summary>
     /// <param name="path">The file.</param>
     /// <returns>The result.</returns>
     /// <exception cref="InvalidDataException">The file is not a KafkaPerf result; the message says why.</exception>
@@ -47,9 +48,11 @@ public static class ResultJson
     {
         try
         {
-            using var stream = File.OpenRead(path);
-            return JsonSerializer.Deserialize<BenchmarkResult>(stream, Options)
-                ?? throw new InvalidDataException($"'{path}' holds no result.");
+            BenchmarkResult result;
+            using (var stream = File.OpenRead(path))
+                result = JsonSerializer.Deserialize<BenchmarkResult>(stream, Options) ?? throw new InvalidDataException($"'{path}' holds no result.");
+            var lines = CheckpointLog.PathFor(path);
+            return result.InProgress && File.Exists(lines) ? CheckpointLog.Fold(result, lines) : result;
         }
         catch (JsonException ex)
         {
