@@ -3,15 +3,18 @@ using KafkaPerf.Plans;
 using KafkaPerf.Reporting;
 using KafkaPerf.Reporting.Exporters;
 using KafkaPerf.Running;
+using KafkaPerf.Scenarios;
 
 namespace KafkaPerf.Cli;
 
 /// <summary>
 /// The results as they are made. When the first run starts, a base name no earlier result has is taken in the output
-/// folder; after every run the CSV gets the new rows (appended and flushed to disk) and the JSON is replaced atomically,
-/// marked <c>inProgress</c>, so that a process that is killed loses at most the run in progress. The final export then
-/// writes every format under the same base name. A folder that can no longer be written (removed, read-only, full) is
-/// left for the temporary folder, once, with one line saying so.
+/// folder and the JSON written there, marked <c>inProgress</c>; after every run the CSV gets the new rows and the runs go
+/// to <c>{baseName}.runs.jsonl</c> (<see cref="CheckpointLog"/>), both appended and flushed to disk, so that a process that
+/// is killed loses at most the run in progress (<see cref="ResultJson.Read"/> reads the JSON and its lines as one result)
+/// and a checkpoint costs what its run added. The final export then writes every format under the same base name and the
+/// lines go. A folder that can no longer be written (removed, read-only, full) is left for the temporary folder, once,
+/// with one line saying so.
 /// </summary>
 /// <remarks>Called from the runner between runs, and from a signal handler when the process must end at once.</remarks>
 internal sealed class CheckpointFiles : IResultSink
@@ -19,14 +22,19 @@ internal sealed class CheckpointFiles : IResultSink
     private static readonly UTF8Encoding Utf8NoBom = new(encoderShouldEmitUTF8Identifier: false);
 
     /// <summary>Files whose presence means a base name is taken (besides its JSON).</summary>
-    private static readonly string[] TakenBy = [".csv", ".md", ".html", "-intervals.csv"];
+    private static readonly string[] TakenBy = [".csv", ".md", ".html", "-intervals.csv", CheckpointLog.Suffix];
     private readonly Lock _lock = new();
     private readonly string _stem;
     private readonly bool _keepCsv;
     private readonly bool _keepJson;
     private readonly TextWriter _errors;
     private readonly string _fallback;
-    private BenchmarkResult? _last;
+    // The result so far in two parts, so that a checkpoint never copies the runs: the rest as the last checkpoint gave it,
+    // and every run (those the JSON holds, then those in the lines).
+    private BenchmarkResult? _rest;
+    private readonly List<RunRecord> _runs = [];
+    private int _runsSaved;
+    private string? _restWritten;
     private RunDescriptor? _running;
     private int _rowsWritten;
     private bool _failedOver;
@@ -66,6 +74,8 @@ internal sealed class CheckpointFiles : IResultSink
 
     private string CsvPath => Path.Combine(Folder, BaseName + ".csv");
 
+    private string LinesPath => Path.Combine(Folder, BaseName + CheckpointLog.Suffix);
+
     /// <inheritdoc />
     public void OnRunStarting(RunDescriptor run, Func<BenchmarkResult> soFar)
     {
@@ -74,35 +84,44 @@ internal sealed class CheckpointFiles : IResultSink
             if (_closed) return;
             _running = run;
             if (BaseName is not null) return;
-            _last = soFar();
-            Write(_last);
+            var whole = soFar();
+            _runs.AddRange(whole.Runs.Skip(_runs.Count));
+            _rest = whole;
+            Write(whole);
         }
     }
 
     /// <inheritdoc />
-    public void OnRunCompleted(BenchmarkResult soFar)
+    public void OnRunCompleted(ResultIncrement increment)
     {
+        ArgumentNullException.ThrowIfNull(increment);
         lock (_lock)
         {
             if (_closed) return;
             _running = null;
-            _last = soFar;
-            Write(soFar);
+            _rest = increment.Rest;
+            _runs.AddRange(increment.Added);
+            Write(null);
         }
     }
 
     /// <summary>For a process that must end now (a second Ctrl+C, a plan that did not stop in time): the last checkpoint
-    /// again, with the run in progress marked cancelled and the result no longer in progress. Later calls do nothing.</summary>
+    /// again, as one JSON, with the run in progress marked cancelled and the result no longer in progress. Later calls do
+    /// nothing.</summary>
     /// <returns>The JSON file written, or <see langword="null"/> when no run had started.</returns>
     public string? WriteInterrupted()
     {
         lock (_lock)
         {
-            if (_closed || _last is null) return null;
-            var runs = _last.Runs.ToList();
-            if (_running is { } running) runs.Add(BenchmarkRunner.Unfinished(running, BenchmarkRunner.CancelledRunError));
-            var result = _last with { Runs = runs, Cancelled = true, InProgress = false, FinishedAtUtc = DateTimeOffset.UtcNow };
-            Write(result);
+            if (_closed || _rest is null) return null;
+            // Summed up as the last checkpoint was: the run cut short is listed, not counted.
+            var result = ResultSummarizer.Complete(_rest, [.. _runs]);
+            if (_running is { } running)
+            {
+                _runs.Add(BenchmarkRunner.Unfinished(running, BenchmarkRunner.CancelledRunError));
+                result = result with { Runs = [.. _runs] };
+            }
+            Write(result with { Cancelled = true, InProgress = false, FinishedAtUtc = DateTimeOffset.UtcNow });
             _closed = true;
             return BaseName is null ? null : JsonPath;
         }
@@ -119,13 +138,15 @@ internal sealed class CheckpointFiles : IResultSink
         }
     }
 
-    /// <summary>After the final export: removes the checkpoint JSON when JSON was not asked for.</summary>
+    /// <summary>After the final export: removes the checkpoint's lines (the JSON written now holds every run), and the JSON
+    /// when JSON was not asked for.</summary>
     public void RemoveUnrequested()
     {
-        if (_keepJson || BaseName is null) return;
+        if (BaseName is null) return;
         try
         {
-            File.Delete(JsonPath);
+            File.Delete(LinesPath);
+            if (!_keepJson) File.Delete(JsonPath);
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
@@ -133,11 +154,13 @@ internal sealed class CheckpointFiles : IResultSink
         }
     }
 
-    private void Write(BenchmarkResult result)
+    /// <summary>A checkpoint: <paramref name="whole"/> as the JSON when given (the first checkpoint, an interrupted
+    /// plan), else a line of what was added since the last one.</summary>
+    private void Write(BenchmarkResult? whole)
     {
         try
         {
-            WriteIn(result);
+            WriteIn(whole);
         }
         catch (Exception ex) when (!_failedOver && ex is IOException or UnauthorizedAccessException)
         {
@@ -149,7 +172,7 @@ internal sealed class CheckpointFiles : IResultSink
             _rowsWritten = 0;
             try
             {
-                WriteIn(result);
+                WriteIn(whole);
                 _errors.WriteLine($"kafkaperf: the results can no longer be written to '{from}' ({ex.Message.TrimEnd('.')}); they are saved in '{Folder}' as {BaseName}.* from now on.");
             }
             catch (Exception second) when (second is IOException or UnauthorizedAccessException)
@@ -165,20 +188,45 @@ internal sealed class CheckpointFiles : IResultSink
         }
     }
 
-    private void WriteIn(BenchmarkResult result)
+    private void WriteIn(BenchmarkResult? whole)
     {
-        if (BaseName is null) Reserve(result);
-        else ResultExporterBase.WriteAtomically(JsonPath, writer => DefaultExporters.Json.Export(result, writer));
+        if (BaseName is null)
+        {
+            // The first checkpoint here: every run so far, summed up once.
+            Reserve(whole ?? ResultSummarizer.Complete(_rest!, [.. _runs]));
+            _runsSaved = _runs.Count;
+            _restWritten = CheckpointLog.RestText(_rest!);
+        }
+        else if (whole is not null)
+        {
+            ResultExporterBase.WriteAtomically(JsonPath, writer => DefaultExporters.Json.Export(whole, writer));
+            // The JSON holds every run now; it is no longer in progress, so its lines would not be read anyway.
+            File.Delete(LinesPath);
+        }
+        else
+        {
+            // What the run added, and the rest of the result only when it is not what the JSON or the last line said.
+            var restText = CheckpointLog.RestText(_rest!);
+            CheckpointLog.Append(LinesPath, _runs[_runsSaved..], _rest!.FinishedAtUtc, restText == _restWritten ? null : restText);
+            _runsSaved = _runs.Count;
+            _restWritten = restText;
+        }
+        AppendCsv();
+    }
+
+    /// <summary>Appends the CSV rows of the runs not written yet.</summary>
+    private void AppendCsv()
+    {
         if (!_keepCsv) return;
         // Appended, so that a row once written stays even if a later write is cut short; flushed to the disk each time.
         bool header = !File.Exists(CsvPath);
         using var stream = new FileStream(CsvPath, header ? FileMode.CreateNew : FileMode.Append, FileAccess.Write, FileShare.Read);
         using var writer = new StreamWriter(stream, Utf8NoBom) { NewLine = "\n" };
         if (header) CsvExporter.WriteHeader(writer);
-        foreach (var run in result.Runs.Skip(_rowsWritten)) CsvExporter.WriteRow(run, writer);
+        for (int i = _rowsWritten; i < _runs.Count; i++) CsvExporter.WriteRow(_runs[i], writer);
         writer.Flush();
         stream.Flush(flushToDisk: true);
-        _rowsWritten = result.Runs.Count;
+        _rowsWritten = _runs.Count;
     }
 
     /// <summary>Takes the first base name under which neither a result file nor a checkpoint exists, by creating its JSON

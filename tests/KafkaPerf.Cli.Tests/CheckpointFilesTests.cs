@@ -43,6 +43,38 @@ public sealed class CheckpointFilesTests : IDisposable
     }
 
     [Fact]
+    public async Task EveryRun_AppendedBesideAJsonWrittenOnce_ReadAsOneResultAndRemovedAtTheEnd()
+    {
+        var output = Path.Combine(_root.FullName, "out");
+        var checkpoints = new CheckpointFiles(output, "kafkaperf-test", ["csv", "md"], TextWriter.Null);
+        var json = Path.Combine(output, "kafkaperf-test.json");
+        var lines = Path.Combine(output, "kafkaperf-test.runs.jsonl");
+        var jsonTexts = new List<string>();
+        var sink = new AfterEach(checkpoints, () => jsonTexts.Add(File.ReadAllText(json)));
+
+        var result = await Runner(sink).RunAsync(Plan(), cancellationToken: TestContext.Current.CancellationToken);
+
+        // The JSON is what the first run's start wrote; the runs are the lines', one per run.
+        Assert.Single(jsonTexts.Distinct());
+        Assert.Empty(ResultJson.Parse(jsonTexts[0], "checkpoint").Runs);
+        Assert.Equal(result.Runs.Count, File.ReadAllLines(lines).Length);
+        var read = ResultJson.Read(json);
+        Assert.True(read.InProgress);
+        Assert.Equal(result.Runs.Select(r => r.Sequence), read.Runs.Select(r => r.Sequence));
+        Assert.Equal(result.Cells.Select(c => c.MessagesPerSecond.Median), read.Cells.Select(c => c.MessagesPerSecond.Median));
+        Assert.Equal(result.Clients.Select(c => c.LibraryVersion), read.Clients.Select(c => c.LibraryVersion));
+
+        // A line cut short by a kill is not read; the runs before it are.
+        File.AppendAllText(lines, "{\"finishedAtUtc\":\"2026-11-27T00:00:00+00:00\",\"runs\":[{\"seq");
+        Assert.Equal(result.Runs.Count, ResultJson.Read(json).Runs.Count);
+
+        checkpoints.Close();
+        checkpoints.RemoveUnrequested();
+        Assert.False(File.Exists(lines));
+        Assert.False(File.Exists(json));
+    }
+
+    [Fact]
     public void BaseName_TakenByAnEarlierResult_NextOneIsUsed()
     {
         File.WriteAllText(Path.Combine(_root.FullName, "kafkaperf-x.md"), "earlier");
@@ -85,11 +117,11 @@ public sealed class CheckpointFilesTests : IDisposable
     {
         var checkpoints = new CheckpointFiles(_root.FullName, "kafkaperf-test", ["csv", "json"], TextWriter.Null);
         checkpoints.OnRunStarting(Run(1), () => Empty(inProgress: true));
-        checkpoints.OnRunCompleted(Empty(inProgress: true) with { Runs = [BenchmarkRunner.Unfinished(Run(1), "first")] });
+        checkpoints.OnRunCompleted(new ResultIncrement([BenchmarkRunner.Unfinished(Run(1), "first")], Empty(inProgress: true)));
         checkpoints.OnRunStarting(Run(2), () => throw new InvalidOperationException("not asked again"));
 
         var saved = checkpoints.WriteInterrupted();
-        checkpoints.OnRunCompleted(Empty(inProgress: true));
+        checkpoints.OnRunCompleted(new ResultIncrement([], Empty(inProgress: true)));
 
         Assert.Equal(Path.Combine(_root.FullName, "kafkaperf-test.json"), saved);
         var json = ResultJson.Read(saved!);
@@ -128,9 +160,9 @@ public sealed class CheckpointFilesTests : IDisposable
     {
         public void OnRunStarting(RunDescriptor run, Func<BenchmarkResult> soFar) => inner.OnRunStarting(run, soFar);
 
-        public void OnRunCompleted(BenchmarkResult soFar)
+        public void OnRunCompleted(ResultIncrement increment)
         {
-            inner.OnRunCompleted(soFar);
+            inner.OnRunCompleted(increment);
             check();
         }
     }

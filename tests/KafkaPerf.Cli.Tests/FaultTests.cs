@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Globalization;
 using System.Text.Json;
+using KafkaPerf.Reporting.Exporters;
 
 namespace KafkaPerf.Cli.Tests;
 
@@ -149,7 +150,8 @@ public sealed class FaultTests : IDisposable
             Assert.Equal(0, Signal(run.Process.Id, "KILL"));
             await ExitAsync(run, TimeSpan.FromSeconds(10));
 
-            using var json = ReadJson(_output);
+            // The checkpoint JSON and the runs appended beside it, read as every reader of results reads them.
+            using var json = JsonDocument.Parse(ResultJson.Write(ResultJson.Read(Single(_output, "*.json"))));
             var root = json.RootElement;
             Assert.True(root.GetProperty("inProgress").GetBoolean());
             var runs = root.GetProperty("runs").EnumerateArray().ToList();

@@ -16,15 +16,21 @@ public static class ResultSummarizer
     {
         ArgumentNullException.ThrowIfNull(plan);
         ArgumentNullException.ThrowIfNull(runs);
+        // The runs sorted into their cells in one pass, so that summing up costs the runs once, not once per cell.
+        var byCell = new Dictionary<CellKey, List<RunRecord>>();
+        foreach (var run in runs)
+        {
+            if (run.IsWarmup) continue;
+            var key = new CellKey(run.Client, run.Scenario, run.MessageCount, run.PayloadBytes, run.Variant, run.OfferedRate);
+            if (!byCell.TryGetValue(key, out var list)) byCell[key] = list = [];
+            list.Add(run);
+        }
         var cells = new List<CellResult>();
         foreach (var cell in plan.Cells())
         {
             foreach (var client in plan.Clients)
             {
-                var measured = runs.Where(r => !r.IsWarmup && r.Client == client && r.Scenario == cell.Scenario
-                    && r.MessageCount == cell.MessageCount && r.PayloadBytes == cell.PayloadBytes && r.Variant == cell.Variant
-                    && r.OfferedRate == cell.Rate).ToList();
-                if (measured.Count == 0) continue;
+                if (!byCell.TryGetValue(new CellKey(client, cell.Scenario, cell.MessageCount, cell.PayloadBytes, cell.Variant, cell.Rate), out var measured)) continue;
                 var ok = measured.Where(r => r.Succeeded).ToList();
                 cells.Add(new CellResult
                 {
@@ -56,6 +62,19 @@ public static class ResultSummarizer
             }
         }
         return cells;
+    }
+
+    /// <summary>A whole result from the rest of one (plan, environment, clients, warnings, flags) and its runs: the cells
+    /// summed up and compared once, every cell's histograms merged once.</summary>
+    /// <param name="rest">The result's other parts; its runs, cells and comparisons are replaced.</param>
+    /// <param name="runs">Every run of the result, in order; kept as given, so pass a list nobody adds to any more.</param>
+    /// <returns>The result.</returns>
+    public static BenchmarkResult Complete(BenchmarkResult rest, IReadOnlyList<RunRecord> runs)
+    {
+        ArgumentNullException.ThrowIfNull(rest);
+        ArgumentNullException.ThrowIfNull(runs);
+        var cells = Cells(rest.Plan, runs);
+        return rest with { Runs = runs, Cells = cells, Comparisons = Comparisons(rest.Plan, cells) };
     }
 
     /// <summary>Each non-baseline client against the baseline (the plan's first client), per cell.</summary>
@@ -110,6 +129,9 @@ public static class ResultSummarizer
                 : null,
         };
     }
+
+    /// <summary>What places a run in a cell of a client (exact on the offered rate, as the plan gave it to the run).</summary>
+    private readonly record struct CellKey(string Client, ScenarioKind Scenario, long MessageCount, int PayloadBytes, string Variant, double? OfferedRate);
 
     private static bool SameCell(CellResult a, CellResult b) =>
         a.Scenario == b.Scenario && a.MessageCount == b.MessageCount && a.PayloadBytes == b.PayloadBytes && a.Variant == b.Variant

@@ -60,7 +60,7 @@ public sealed class BenchmarkRunner
         return [.. _checks.Validate(plan), .. where.Select(e => new ValidationError(ValidationSeverity.Error, e))];
     }
 
-    /// <summary>Receives the result after every run, before the next one starts (the CLI's checkpoint files);
+    /// <summary>Receives what every run added to the result, before the next run starts (the CLI's checkpoint files);
     /// <see langword="null"/> for none.</summary>
     public IResultSink? Checkpoints { get; init; }
 
@@ -99,8 +99,12 @@ public sealed class BenchmarkRunner
         using var planSpan = KafkaPerfTelemetry.StartPlan(plan);
 
         string? clusterWarmup = null;
-        BenchmarkResult Snapshot(bool running) =>
-            ResultSnapshot.Result(_connection, plan, started, runs, infos, warnings, cancelled, abortReason, running) with { ClusterWarmup = clusterWarmup };
+        // Read once: nothing in it changes while the plan runs.
+        var environment = EnvironmentInfo.Capture(_connection);
+        BenchmarkResult Rest(bool running) =>
+            ResultSnapshot.Rest(environment, plan, started, infos, warnings, cancelled, abortReason, running) with { ClusterWarmup = clusterWarmup };
+        // The whole result sums up every run: asked for once at the end (and by a checkpoint before its first run), never per run.
+        BenchmarkResult Whole(bool running) => ResultSummarizer.Complete(Rest(running), [.. runs]);
 
         try
         {
@@ -168,7 +172,7 @@ public sealed class BenchmarkRunner
                     var topic = TopicNaming.For(plan.TopicPrefix, name, cell.MessageCount, cell.PayloadBytes, sequence);
                     var run = new RunDescriptor(sequence, totalRuns, cell, name, repetition, topic);
                     progress.OnRunStarting(run);
-                    Checkpoints?.OnRunStarting(run, () => Snapshot(running: true));
+                    Checkpoints?.OnRunStarting(run, () => Whole(running: true));
                     inProgress = run;
                     using var runSpan = KafkaPerfTelemetry.StartRun(run);
                     var record = Remote is { } remote
@@ -216,7 +220,7 @@ public sealed class BenchmarkRunner
                     KafkaPerfTelemetry.RunCompleted(runSpan, record);
                     infos[name] = ResultSnapshot.WithConfig(infos[name], record, plan.SettingsVariants.Count > 1 ? cell.Variant : null);
                     // Saved before it is shown: a run on the screen is a run in the files.
-                    Checkpoints?.OnRunCompleted(Snapshot(running: abortReason is null));
+                    Checkpoints?.OnRunCompleted(new ResultIncrement([record], Rest(running: abortReason is null)));
                     progress.OnRunCompleted(run, record);
                     if (abortReason is not null) break;
                 }
@@ -232,7 +236,7 @@ public sealed class BenchmarkRunner
                 if (!cancelled) abortReason = broker.Exit!.Describe($"during run {interrupted.Sequence}");
                 var record = Unfinished(interrupted, cancelled ? CancelledRunError : abortReason!);
                 runs.Add(record);
-                Checkpoints?.OnRunCompleted(Snapshot(running: false));
+                Checkpoints?.OnRunCompleted(new ResultIncrement([record], Rest(running: false)));
                 progress.OnRunCompleted(interrupted, record);
             }
             else if (!cancelled)
@@ -252,7 +256,7 @@ public sealed class BenchmarkRunner
             RunWarnings.Warn(warnings, progress, [$"{undeleted.Count} topic(s) could not be deleted while {_connection.BrokerName} did not answer: {string.Join(", ", undeleted.Select(u => u.Topic))}. Delete them when it is back."]);
         if (plan.KeepTopics && runs.Count > 0)
             RunWarnings.Warn(warnings, progress, [$"{runs.Count} topics were kept (--keep-topics), named {plan.TopicPrefix}__…: delete them when done."]);
-        return Snapshot(running: false) with { FinishedAtUtc = DateTimeOffset.UtcNow };
+        return Whole(running: false) with { FinishedAtUtc = DateTimeOffset.UtcNow };
     }
 
     /// <summary>

@@ -9,11 +9,13 @@ public interface IResultSink
 {
     /// <summary>A run starts: if the process ends before the next <see cref="OnRunCompleted"/>, this run was cut short.</summary>
     /// <param name="run">The run.</param>
-    /// <param name="soFar">The result so far (computed when called), marked <see cref="BenchmarkResult.InProgress"/>.</param>
+    /// <param name="soFar">The result so far (computed when called, at a cost that grows with the runs: call it once, not
+    /// per run), marked <see cref="BenchmarkResult.InProgress"/>.</param>
     void OnRunStarting(RunDescriptor run, Func<BenchmarkResult> soFar);
 
-    /// <summary>One or more runs have ended; <paramref name="soFar"/> holds them and every run before them. Marked
+    /// <summary>One or more runs have ended: what they added to the result. Its rest is marked
     /// <see cref="BenchmarkResult.InProgress"/> while the plan goes on.</summary>
-    /// <param name="soFar">The result so far.</param>
-    void OnRunCompleted(BenchmarkResult soFar);
+    /// <param name="increment">The runs added and the rest of the result now; the runs before them came in earlier calls
+    /// (or in the <c>soFar</c> of <see cref="OnRunStarting"/>).</param>
+    void OnRunCompleted(ResultIncrement increment);
 }

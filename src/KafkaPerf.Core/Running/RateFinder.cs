@@ -39,6 +39,8 @@ public static class RateFinder
                         targets.Add(new RateSearchTarget(client, scenario, size, variant.Describe()));
 
         var runs = new List<RunRecord>();
+        // The rates probed so far, in order: the result's plan lists them.
+        var rates = new SortedSet<double>();
         var clients = new Dictionary<string, ClientInfo>(StringComparer.OrdinalIgnoreCase);
         var warnings = new List<string>();
         EnvironmentInfo? environment = null;
@@ -78,8 +80,9 @@ public static class RateFinder
             }
             var measured = result.Runs.Select(r => r with { Sequence = runs.Count + r.Sequence }).ToList();
             runs.AddRange(measured);
+            rates.UnionWith(measured.Select(r => r.OfferedRate).OfType<double>());
             if (result.AbortReason is { } reason) abortReason = reason;
-            checkpoints?.OnRunCompleted(Result(inProgress: abortReason is null && !result.Cancelled));
+            checkpoints?.OnRunCompleted(new ResultIncrement(measured, Rest(inProgress: abortReason is null && !result.Cancelled)));
             if (abortReason is not null)
             {
                 cutShort = true;
@@ -130,16 +133,18 @@ public static class RateFinder
         (searches, cancelled) = await RateSearch.RunAsync(targets, options, Probe, OnProbe, abort.Token).ConfigureAwait(false);
         return Result(inProgress: false);
 
-        BenchmarkResult Result(bool inProgress)
+        // The whole result sums up every probe's runs: once at the end, never per probe.
+        BenchmarkResult Result(bool inProgress) => ResultSummarizer.Complete(Rest(inProgress), [.. runs]);
+
+        BenchmarkResult Rest(bool inProgress)
         {
-            var rates = runs.Select(r => r.OfferedRate).OfType<double>().Distinct().Order().ToList();
+            IReadOnlyCollection<double> planRates = rates.Count > 0 ? rates : template.Rates;
             var plan = template with
             {
-                Rates = rates.Count > 0 ? rates : template.Rates,
-                MessageCounts = [.. (rates.Count > 0 ? rates : template.Rates).Select(r => BenchmarkPlan.MeasuredRecords(r, duration)).Distinct()],
+                Rates = [.. planRates],
+                MessageCounts = [.. planRates.Select(r => BenchmarkPlan.MeasuredRecords(r, duration)).Distinct()],
                 SearchedRuns = runs.Count,
             };
-            var cells = ResultSummarizer.Cells(plan, runs);
             return new BenchmarkResult
             {
                 StartedAtUtc = started,
@@ -147,9 +152,9 @@ public static class RateFinder
                 Environment = environment ?? EnvironmentInfo.Capture(connection),
                 Plan = plan,
                 Clients = [.. plan.Clients.Where(clients.ContainsKey).Select(c => clients[c])],
-                Runs = [.. runs],
-                Cells = cells,
-                Comparisons = ResultSummarizer.Comparisons(plan, cells),
+                Runs = [],
+                Cells = [],
+                Comparisons = [],
                 Warnings = [.. warnings],
                 Cancelled = abortReason is null && (cancelled || cutShort),
                 AbortReason = abortReason,

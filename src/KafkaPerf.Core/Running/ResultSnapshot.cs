@@ -8,23 +8,24 @@ namespace KafkaPerf.Running;
 /// <summary>The result of a plan as far as it ran (a checkpoint, or the end), and the clients' configurations in it.</summary>
 internal static class ResultSnapshot
 {
-    /// <summary>The result of <paramref name="runs"/> so far.</summary>
-    internal static BenchmarkResult Result(ClientConnection connection, BenchmarkPlan plan, DateTimeOffset started, List<RunRecord> runs,
+    /// <summary>The result of a plan as far as it ran, but for its runs, cells and comparisons: what a checkpoint takes with
+    /// the runs a run added, and what <see cref="ResultSummarizer.Complete"/> makes whole once, at the end.</summary>
+    /// <remarks>Costs the clients and the warnings, never the runs.</remarks>
+    internal static BenchmarkResult Rest(EnvironmentInfo environment, BenchmarkPlan plan, DateTimeOffset started,
         Dictionary<string, ClientInfo> infos, List<string> warnings, bool cancelled, string? abortReason, bool inProgress)
     {
-        var cells = ResultSummarizer.Cells(plan, runs);
         List<string> warningsNow;
         lock (warnings) warningsNow = [.. warnings];
         return new BenchmarkResult
         {
             StartedAtUtc = started,
             FinishedAtUtc = DateTimeOffset.UtcNow,
-            Environment = EnvironmentInfo.Capture(connection),
+            Environment = environment,
             Plan = plan,
             Clients = [.. plan.Clients.Where(infos.ContainsKey).Select(c => infos[c])],
-            Runs = [.. runs],
-            Cells = cells,
-            Comparisons = ResultSummarizer.Comparisons(plan, cells),
+            Runs = [],
+            Cells = [],
+            Comparisons = [],
             Warnings = warningsNow,
             Cancelled = cancelled,
             AbortReason = abortReason,

@@ -9,7 +9,7 @@ public sealed record SessionOptions
     /// <summary>Progress lines (<c>kafkaperf: …</c>: the broker starting, find-rate's probes), or <see langword="null"/>.</summary>
     public TextWriter? Log { get; init; }
 
-    /// <summary>Receives the result after every run (the CLI's checkpoint files), or <see langword="null"/>.</summary>
+    /// <summary>Receives what every run added to the result (the CLI's checkpoint files), or <see langword="null"/>.</summary>
     public IResultSink? Checkpoints { get; init; }
 
     /// <summary>Where the runs run when not in this process: called once the broker answers, e.g. to gather a worker group;

@@ -30,6 +30,18 @@ public class ExporterTests
         Assert.Equal(File.ReadAllText(expectedPath), writer.ToString());
     }
 
+    [Fact]
+    public void DocumentAndJson_AskedForAgain_BuiltOncePerResult()
+    {
+        var result = FixedResult();
+
+        // The console, the Markdown file and the HTML page share one document; the .json file and the store one text.
+        Assert.Same(KafkaPerf.Reporting.Tables.ResultTables.Document(result), KafkaPerf.Reporting.Tables.ResultTables.Document(result));
+        Assert.Same(ResultJson.Write(result), ResultJson.Write(result));
+        // Another result (even an equal copy) gets its own.
+        Assert.NotSame(ResultJson.Write(result), ResultJson.Write(result with { }));
+    }
+
     [Theory]
     [InlineData(new[] { 9 }, "9 partition(s)")]
     [InlineData(new[] { 1, 9 }, "1, 9 partitions (per variant)")]

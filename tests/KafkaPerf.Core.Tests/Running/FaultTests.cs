@@ -59,8 +59,8 @@ public class FaultTests
         Assert.Equal(2, a.Created.Count);
         Assert.Single(a.Deleted);
         Assert.Equal([1, 2], sink.Started);
-        Assert.Equal([1, 2], sink.Completed.Select(r => r.Runs.Count));
-        Assert.Equal([true, false], sink.Completed.Select(r => r.InProgress));
+        Assert.Equal([1, 2], sink.Completed.Select(c => c.RunsSoFar));
+        Assert.Equal([true, false], sink.Completed.Select(c => c.InProgress));
     }
 
     [Fact]
@@ -154,7 +154,7 @@ public class FaultTests
     {
         public List<int> Started { get; } = [];
 
-        public List<BenchmarkResult> Completed { get; } = [];
+        public List<(int RunsSoFar, bool InProgress)> Completed { get; } = [];
 
         public void OnRunStarting(RunDescriptor run, Func<BenchmarkResult> soFar)
         {
@@ -162,7 +162,8 @@ public class FaultTests
             Assert.True(soFar().InProgress);
         }
 
-        public void OnRunCompleted(BenchmarkResult soFar) => Completed.Add(soFar);
+        public void OnRunCompleted(ResultIncrement increment) =>
+            Completed.Add(((Completed.Count > 0 ? Completed[^1].RunsSoFar : 0) + increment.Added.Count, increment.Rest.InProgress));
     }
 
     private sealed class WarningLog : IBenchmarkProgress

@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using System.Text.Json;
 using System.Text.Json.Serialization;
 
@@ -17,10 +18,18 @@ public static class ResultJson
         Encoder = System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping,
     };
 
+    // A result is immutable: the .json file, the results store and the tests ask for the same text, which is serialized
+    // once per result (the text lives as long as the result does).
+    private static readonly ConditionalWeakTable<BenchmarkResult, string> Written = [];
+
     /// <summary>A result as the .json file holds it: indented, with \n line ends and a last \n; what a results store keeps.</summary>
     /// <param name="result">The result.</param>
-    /// <returns>The text.</returns>
-    public static string Write(BenchmarkResult result) => JsonSerializer.Serialize(result, Options).ReplaceLineEndings("\n") + "\n";
+    /// <returns>The text; serialized once per result, however often it is asked for.</returns>
+    public static string Write(BenchmarkResult result)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        return Written.GetValue(result, r => JsonSerializer.Serialize(r, Options).ReplaceLineEndings("\n") + "\n");
+    }
 
     /// <summary>Reads a result from its JSON text.</summary>
     /// <param name="json">The text.</param>
@@ -39,7 +48,8 @@ public static class ResultJson
         }
     }
 
-    /// <summary>Reads a result file.</summary>
+    /// <summary>Reads a result file. A checkpoint (<c>inProgress</c>) is read with the runs appended beside it since it was
+    /// written (<see cref="CheckpointLog"/>): every run a killed process had finished.</summary>
     /// <param name="path">The file.</param>
     /// <returns>The result.</returns>
     /// <exception cref="InvalidDataException">The file is not a KafkaPerf result; the message says why.</exception>
@@ -47,9 +57,11 @@ public static class ResultJson
     {
         try
         {
-            using var stream = File.OpenRead(path);
-            return JsonSerializer.Deserialize<BenchmarkResult>(stream, Options)
-                ?? throw new InvalidDataException($"'{path}' holds no result.");
+            BenchmarkResult result;
+            using (var stream = File.OpenRead(path))
+                result = JsonSerializer.Deserialize<BenchmarkResult>(stream, Options) ?? throw new InvalidDataException($"'{path}' holds no result.");
+            var lines = CheckpointLog.PathFor(path);
+            return result.InProgress && File.Exists(lines) ? CheckpointLog.Fold(result, lines) : result;
         }
         catch (JsonException ex)
         {

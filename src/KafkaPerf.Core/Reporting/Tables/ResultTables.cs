@@ -1,4 +1,5 @@
 using System.Globalization;
+using System.Runtime.CompilerServices;
 using KafkaPerf.Plans;
 using KafkaPerf.Scenarios;
 using KafkaPerf.Statistics;
@@ -18,16 +19,24 @@ namespace KafkaPerf.Reporting.Tables;
 /// </summary>
 public static class ResultTables
 {
+    // A result is immutable: the console, the Markdown file and the HTML page print the same document, built once per
+    // result (it lives as long as the result does).
+    private static readonly ConditionalWeakTable<BenchmarkResult, ReportDocument> Documents = [];
+
     /// <summary>The human report of a result.</summary>
     /// <param name="result">The result.</param>
-    /// <returns>The document: its preamble, then a section per comparison and per kind of table the result has.</returns>
+    /// <returns>The document: its preamble, then a section per comparison and per kind of table the result has; built once
+    /// per result, however often it is asked for.</returns>
     public static ReportDocument Document(BenchmarkResult result)
     {
         ArgumentNullException.ThrowIfNull(result);
-        return new ReportDocument("KafkaPerf results", Preamble(result),
+        return Documents.GetValue(result, Build);
+    }
+
+    private static ReportDocument Build(BenchmarkResult result) =>
+        new ReportDocument("KafkaPerf results", Preamble(result),
             [.. RateSearches(result), .. Ratios(result), .. Load(result), .. FaultTables.Section(result), .. TransactionTables.Section(result), .. BacklogTables.Section(result), .. BreakdownTables.Section(result), PerClientStatistics(result), .. Resources(result), .. Workers(result),
              .. Warnings(result), .. FailedRuns(result)]);
-    }
 
     /// <summary>The columns of <see cref="Runs"/>: a run's identity, its figures and resources, its load figures, its error.</summary>
     public static IReadOnlyList<ReportColumn> RunColumns { get; } =
