@@ -6,8 +6,8 @@ namespace KafkaPerf.Cli;
 /// <summary>
 /// Ctrl+C (SIGINT) and SIGTERM. The first cancels <see cref="Token"/>: the command stops, saves what it has, deletes the
 /// run's topic and stops the broker. If it has not ended after <see cref="Grace"/>, or a second signal comes, the process
-/// ends at once: the emergency actions run first (the checkpoint marks the run in progress cancelled, reference tools and
-/// containers are stopped; the embedded broker halts by itself when this process is gone), each bounded.
+/// ends at once: the emergency actions run first, side by side (the checkpoint marks the run in progress cancelled, reference tools and
+/// containers are stopped, the embedded broker is killed and its data deleted), within one budget.
 /// </summary>
 internal sealed class Shutdown : IDisposable
 {
@@ -46,7 +46,7 @@ internal sealed class Shutdown : IDisposable
     public int SignalExitCode { get; private set; }
 
     /// <summary>Registers something to do if the process must end at once; it returns a line for the user, or
-    /// <see langword="null"/>. The last registered runs first.</summary>
+    /// <see langword="null"/>. The actions run side by side; their lines are said in the reverse order of registration.</summary>
     /// <param name="action">The action.</param>
     /// <returns>Disposing it removes the action.</returns>
     public IDisposable OnImmediateEnd(Func<string?> action)
@@ -85,24 +85,22 @@ internal sealed class Shutdown : IDisposable
         List<Func<string?>> actions;
         lock (_lock) actions = [.. _emergency];
         actions.Reverse();
-        var lines = new List<string>();
-        var all = Task.Run(() =>
+        // Side by side, each on its own thread: the checkpoint's files and the broker's kill do not wait for each other, so
+        // one that is slow on a loaded machine does not leave the other undone when the budget ends the process.
+        var lines = new string?[actions.Count];
+        var all = Task.WhenAll(actions.Select((action, i) => Task.Run(() =>
         {
-            foreach (var action in actions)
+            try
             {
-                try
-                {
-                    if (action() is { } line) lock (lines) lines.Add(line);
-                }
-                catch (Exception ex) when (ex is not OutOfMemoryException)
-                {
-                    lock (lines) lines.Add($"({ex.GetType().Name}: {ex.Message})");
-                }
+                lines[i] = action();
             }
-        });
+            catch (Exception ex) when (ex is not OutOfMemoryException)
+            {
+                lines[i] = $"({ex.GetType().Name}: {ex.Message})";
+            }
+        })));
         all.Wait(EmergencyBudget);
-        string said;
-        lock (lines) said = lines.Count > 0 ? " " + string.Join(" ", lines) : string.Empty;
+        string said = string.Concat(lines.Where(l => l is not null).Select(l => " " + l));
         try
         {
             _errors.WriteLine($"kafkaperf: stopped at once ({why}).{said}");

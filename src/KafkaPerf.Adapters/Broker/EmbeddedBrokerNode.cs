@@ -85,9 +85,12 @@ public sealed class EmbeddedBrokerNode
     /// which takes milliseconds), then a wait of at most a second.</summary>
     internal void KillAtOnce()
     {
-        _ = Signal(ProcessId, SigKill);
+        SignalKill();
         Kill();
     }
+
+    /// <summary>SIGKILL with one system call, without waiting for the JVM to be gone.</summary>
+    internal void SignalKill() => _ = Signal(ProcessId, SigKill);
 
     /// <summary>SIGSTOP: the JVM stops where it is, its connections stay open. Marked paused first, so that nobody asks
     /// it a question from the moment <paramref name="fired"/> is called.</summary>

@@ -210,13 +210,18 @@ public sealed partial class EmbeddedKafkaBroker : IAsyncDisposable
         Nodes[nodeId - 1].Kill();
     }
 
-    /// <summary>Ends every node's JVM at once with SIGKILL and deletes the data folder, waiting at most a second per node,
-    /// for a process that is about to end itself: a stopped JVM (SIGSTOP) would not notice its owner is gone.</summary>
+    /// <summary>Ends every node's JVM at once with SIGKILL and deletes the data folder, then waits at most a second per node,
+    /// for a process that is about to end itself: a stopped JVM (SIGSTOP) would not notice its owner is gone. Every node is
+    /// signalled and the data deleted before any wait: a process ending within a budget may not get past the first wait
+    /// (a loaded CI run left a paused broker's data behind that way).</summary>
     public void Kill()
     {
         Interlocked.Exchange(ref _disposed, 1);
+        foreach (var node in Nodes) node.SignalKill();
+        BrokerDataFolders.DeleteDirectory(DataDirectory);
         foreach (var node in Nodes) node.Kill();
         _classArchive?.Complete(cleanExit: false);
+        // A node killed while it was writing may have left a file behind the first deletion.
         BrokerDataFolders.DeleteDirectory(DataDirectory);
     }
 
