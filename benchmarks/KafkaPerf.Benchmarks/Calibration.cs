@@ -1,5 +1,6 @@
 using System.Globalization;
 using KafkaPerf.Clients;
+using KafkaPerf.Clusters;
 using KafkaPerf.Clients.InMemory;
 using KafkaPerf.Plans;
 using KafkaPerf.Running;
@@ -80,7 +81,7 @@ internal static class Calibration
         {
             var plan = new BenchmarkPlanBuilder().Clients("a", "b", "c").Scenarios(ScenarioKind.Produce)
                 .MessageCounts(1_000).PayloadSizes(100).Repeat(repeats).Build();
-            var result = new BenchmarkRunner(registry, ClientConnection.None).RunAsync(plan).AsTask().GetAwaiter().GetResult();
+            var result = new BenchmarkRunner(registry, ClusterConnection.None).RunAsync(plan).AsTask().GetAwaiter().GetResult();
             foreach (var c in result.Comparisons)
             {
                 var key = (c.Candidate, c.ElapsedSeconds.Verdict);

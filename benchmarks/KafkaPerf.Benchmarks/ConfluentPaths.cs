@@ -26,7 +26,7 @@ internal static class ConfluentPaths
     public static async Task<int> RunAsync(int rounds, int messages)
     {
         await using var broker = await EmbeddedKafkaBroker.StartAsync();
-        await using var client = new ConfluentClientFactory().Create(new ClientConnection(broker.BootstrapServers, broker.KafkaVersion));
+        await using var client = new ConfluentClientFactory().Create(new KafkaEndpoint(broker.BootstrapServers));
         var settings = new ClientSettings { Acks = AcksMode.Leader, LingerMs = 100, BatchSizeBytes = 1_000_000 };
         var payload = new byte[100];
         Random.Shared.NextBytes(payload);

@@ -81,7 +81,7 @@ internal static class PluginCosts
         {
             foreach (var factory in factories)
             {
-                var client = factory.Create(new ClientConnection(bootstrap));
+                var client = factory.Create(new KafkaEndpoint(bootstrap));
                 var topic = string.Create(CultureInfo.InvariantCulture, $"plugin-costs-{Guid.NewGuid():N}");
                 await client.CreateTopicAsync(new TopicSpec(topic), CancellationToken.None);
                 var producer = client.CreateProducer(new ProducerSpec(topic, ClientSettings.ClientDefaults), sink);

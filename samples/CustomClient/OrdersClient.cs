@@ -8,9 +8,9 @@ namespace CustomClient;
 /// Sends every record as an <see cref="Order"/> serialized to JSON, keyed by the order's id as text, and reads it back
 /// the same way. The adapter only adapts: KafkaPerf times the runs, counts the records and checks every key.
 /// </summary>
-public sealed class OrdersClient(ClientConnection connection) : IBenchClient
+public sealed class OrdersClient(KafkaEndpoint endpoint) : IBenchClient
 {
-    private readonly IAdminClient _admin = new AdminClientBuilder(Config(connection, [])).Build();
+    private readonly IAdminClient _admin = new AdminClientBuilder(Config(endpoint, [])).Build();
 
     public string Name => "orders-json";
 
@@ -26,9 +26,9 @@ public sealed class OrdersClient(ClientConnection connection) : IBenchClient
 
     internal static string LibraryVersionOf() => typeof(Library).Assembly.GetName().Version?.ToString(3) ?? "?";
 
-    public IBenchProducer CreateProducer(ProducerSpec spec, IDeliverySink sink) => new OrdersProducer(spec, sink, Config(connection, Producer(spec.Settings)));
+    public IBenchProducer CreateProducer(ProducerSpec spec, IDeliverySink sink) => new OrdersProducer(spec, sink, Config(endpoint, Producer(spec.Settings)));
 
-    public IBenchConsumer CreateConsumer(ConsumerSpec spec) => new OrdersConsumer(spec, Config(connection, Consumer(spec)));
+    public IBenchConsumer CreateConsumer(ConsumerSpec spec) => new OrdersConsumer(spec, Config(endpoint, Consumer(spec)));
 
     public async ValueTask CreateTopicAsync(TopicSpec topic, CancellationToken cancellationToken)
     {
@@ -71,10 +71,10 @@ public sealed class OrdersClient(ClientConnection connection) : IBenchClient
 
     /// <summary>The client's settings: the connection's, then the common knobs mapped to librdkafka's keys, then this
     /// client's own <c>-X orders-json:key=value</c> settings.</summary>
-    private static List<KeyValuePair<string, string>> Config(ClientConnection connection, List<KeyValuePair<string, string>> knobs)
+    private static List<KeyValuePair<string, string>> Config(KafkaEndpoint endpoint, List<KeyValuePair<string, string>> knobs)
     {
-        var config = new List<KeyValuePair<string, string>> { new("bootstrap.servers", connection.BootstrapServers!), new("client.id", "orders-json") };
-        config.AddRange(connection.Security.LibrdkafkaProperties());
+        var config = new List<KeyValuePair<string, string>> { new("bootstrap.servers", endpoint.BootstrapServers!), new("client.id", "orders-json") };
+        config.AddRange(endpoint.Security.LibrdkafkaProperties());
         foreach (var (key, value) in knobs) config.Set(key, value);
         return config;
     }

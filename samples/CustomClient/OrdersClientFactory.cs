@@ -18,5 +18,5 @@ public sealed class OrdersClientFactory : IBenchClientFactory
 
     public bool RequiresBroker => true;
 
-    public IBenchClient Create(ClientConnection connection) => new OrdersClient(connection);
+    public IBenchClient Create(KafkaEndpoint endpoint) => new OrdersClient(endpoint);
 }

@@ -1,6 +1,7 @@
 using KafkaPerf.Adapters.Broker;
 using KafkaPerf.Adapters.Plugins;
 using KafkaPerf.Clients;
+using KafkaPerf.Clusters;
 using KafkaPerf.Plans;
 using KafkaPerf.Reporting;
 using KafkaPerf.Running;
@@ -27,7 +28,7 @@ public class KafkaBrokerFixture : IAsyncLifetime
     private IBrokerLease? _broker;
 
     /// <summary>Where clients connect; set once the fixture has started.</summary>
-    public ClientConnection Connection { get; private set; } = ClientConnection.None;
+    public ClusterConnection Connection { get; private set; } = ClusterConnection.None;
 
     /// <summary>The broker options of the embedded broker (a 512 MB heap by default).</summary>
     protected virtual EmbeddedKafkaBrokerOptions BrokerOptions => new() { HeapMegabytes = 512 };

@@ -1,4 +1,5 @@
 using KafkaPerf.Clients;
+using KafkaPerf.Clusters;
 using KafkaPerf.Scenarios;
 using KafkaPerf.Scenarios.Load;
 
@@ -13,7 +14,7 @@ public sealed class ShareGroupTests(BrokerFixture fixture)
 {
     private const int Count = 5_000;
 
-    private ClientConnection Connection => new(fixture.Broker.BootstrapServers, fixture.Broker.KafkaVersion);
+    private ClusterConnection Connection => new(fixture.Broker.BootstrapServers, fixture.Broker.KafkaVersion);
 
     [Theory]
     [InlineData("confluent", ConsumerGroupKind.Share)]

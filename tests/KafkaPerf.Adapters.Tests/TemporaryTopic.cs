@@ -2,6 +2,7 @@ using KafkaPerf.Adapters.Confluent;
 using KafkaPerf.Adapters.Java;
 using KafkaPerf.Adapters.Tests.Java;
 using KafkaPerf.Clients;
+using KafkaPerf.Clusters;
 
 namespace KafkaPerf.Adapters.Tests;
 
@@ -12,9 +13,9 @@ internal static class TemporaryTopic
     /// <param name="connection">The broker.</param>
     /// <param name="test">The test, given the client and the topic's name.</param>
     /// <param name="partitions">Partitions of the topic.</param>
-    public static async Task RunAsync(IBenchClientFactory factory, ClientConnection connection, Func<IBenchClient, string, Task> test, int partitions = 1)
+    public static async Task RunAsync(IBenchClientFactory factory, ClusterConnection connection, Func<IBenchClient, string, Task> test, int partitions = 1)
     {
-        await using var client = factory.Create(connection);
+        await using var client = factory.Create(connection.Endpoint);
         var topic = $"kafkaperf-{factory.Name}-test-{Guid.NewGuid():N}";
         await client.CreateTopicAsync(new TopicSpec(topic, partitions), TestPaths.Timeout());
         try

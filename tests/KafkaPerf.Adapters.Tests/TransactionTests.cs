@@ -4,6 +4,7 @@ using KafkaPerf.Adapters.Confluent;
 using KafkaPerf.Adapters.Java;
 using KafkaPerf.Adapters.Tests.Java;
 using KafkaPerf.Clients;
+using KafkaPerf.Clusters;
 using KafkaPerf.Measurement;
 using KafkaPerf.Scenarios;
 
@@ -19,7 +20,7 @@ public sealed class TransactionTests(BrokerFixture fixture)
     private const int PerTransaction = 100;
     private const double AbortRatio = 0.3;
 
-    private ClientConnection Connection => new(fixture.Broker.BootstrapServers, fixture.Broker.KafkaVersion);
+    private ClusterConnection Connection => new(fixture.Broker.BootstrapServers, fixture.Broker.KafkaVersion);
 
     private static ClientSettings Settings => new() { Acks = AcksMode.All, LingerMs = 5, TransactionRecords = PerTransaction, AbortRatio = AbortRatio };
 

@@ -5,6 +5,7 @@ using KafkaPerf.Adapters.Confluent;
 using KafkaPerf.Adapters.Java;
 using KafkaPerf.Adapters.Tests.Java;
 using KafkaPerf.Clients;
+using KafkaPerf.Clusters;
 using KafkaPerf.Measurement;
 using KafkaPerf.Scenarios;
 
@@ -20,7 +21,7 @@ public sealed class WorkloadTests(BrokerFixture fixture)
     private const int Partitions = 12;
     private const int Count = 6_000;
 
-    private ClientConnection Connection => new(fixture.Broker.BootstrapServers, fixture.Broker.KafkaVersion);
+    private ClusterConnection Connection => new(fixture.Broker.BootstrapServers, fixture.Broker.KafkaVersion);
 
     public static TheoryData<string, string> ClientsAndModes()
     {

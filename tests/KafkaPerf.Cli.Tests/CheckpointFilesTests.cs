@@ -1,5 +1,6 @@
 using KafkaPerf.Clients;
 using KafkaPerf.Clients.InMemory;
+using KafkaPerf.Clusters;
 using KafkaPerf.Plans;
 using KafkaPerf.Reporting;
 using KafkaPerf.Reporting.Exporters;
@@ -17,7 +18,7 @@ public sealed class CheckpointFilesTests : IDisposable
         .MessageCounts(1_000).PayloadSizes(10).Repeat(3).Build();
 
     private static BenchmarkRunner Runner(IResultSink sink) =>
-        new(new ClientRegistry([new InMemoryClientFactory(new InMemoryClientOptions())]), ClientConnection.None) { Checkpoints = sink };
+        new(new ClientRegistry([new InMemoryClientFactory(new InMemoryClientOptions())]), ClusterConnection.None) { Checkpoints = sink };
 
     [Fact]
     public async Task EveryRun_IsInTheFilesBeforeTheNextOneStarts()
@@ -142,7 +143,7 @@ public sealed class CheckpointFilesTests : IDisposable
         {
             StartedAtUtc = DateTimeOffset.UnixEpoch,
             FinishedAtUtc = DateTimeOffset.UnixEpoch,
-            Environment = EnvironmentInfo.Capture(ClientConnection.None),
+            Environment = EnvironmentInfo.Capture(ClusterConnection.None),
             Plan = plan,
             Clients = [],
             Runs = [],

@@ -1,3 +1,5 @@
+using KafkaPerf.Clusters;
+
 namespace KafkaPerf.Cli.Tests;
 
 // One class: the tests redirect the process-wide console, so they must not run in parallel.
@@ -258,7 +260,7 @@ public partial class CliTests
         }).ToList();
         var result = new KafkaPerf.Reporting.BenchmarkResult
         {
-            StartedAtUtc = DateTimeOffset.UnixEpoch, FinishedAtUtc = DateTimeOffset.UnixEpoch, Environment = KafkaPerf.Reporting.EnvironmentInfo.Capture(KafkaPerf.Clients.ClientConnection.None),
+            StartedAtUtc = DateTimeOffset.UnixEpoch, FinishedAtUtc = DateTimeOffset.UnixEpoch, Environment = KafkaPerf.Reporting.EnvironmentInfo.Capture(KafkaPerf.Clusters.ClusterConnection.None),
             Plan = plan, Clients = [], Runs = runs, Cells = KafkaPerf.Reporting.ResultSummarizer.Cells(plan, runs), Comparisons = [], Warnings = [],
         };
         var path = Path.Combine(folder.FullName, name + ".json");

@@ -1,6 +1,7 @@
 using KafkaPerf.Adapters.Confluent;
 using KafkaPerf.Clients;
 using KafkaPerf.Clients.InMemory;
+using KafkaPerf.Clusters;
 using KafkaPerf.Plans;
 using KafkaPerf.Reporting;
 using KafkaPerf.Running;
@@ -15,7 +16,7 @@ public class PerformanceAssertTests
         var plan = new BenchmarkPlanBuilder().Clients([.. clients.Select(c => c.Name)]).Scenarios(ScenarioKind.Produce, ScenarioKind.Roundtrip)
             .MessageCounts(2_000).PayloadSizes(100).Repeat(10).Build();
         var factories = clients.Select(c => (IBenchClientFactory)new InMemoryClientFactory(new InMemoryClientOptions { Name = c.Name, SendDelay = c.Delay }));
-        return await new BenchmarkRunner(new ClientRegistry(factories), ClientConnection.None).RunAsync(plan);
+        return await new BenchmarkRunner(new ClientRegistry(factories), ClusterConnection.None).RunAsync(plan);
     }
 
     [Fact]

@@ -1,6 +1,7 @@
 using Confluent.Kafka;
 using KafkaPerf.Adapters.Confluent;
 using KafkaPerf.Clients;
+using KafkaPerf.Clusters;
 
 namespace KafkaPerf.Adapters.Broker;
 

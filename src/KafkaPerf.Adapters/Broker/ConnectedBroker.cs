@@ -1,5 +1,6 @@
 using KafkaPerf.Adapters.Confluent;
 using KafkaPerf.Clients;
+using KafkaPerf.Clusters;
 using KafkaPerf.Running;
 
 namespace KafkaPerf.Adapters.Broker;
@@ -14,7 +15,7 @@ public sealed class ConnectedBroker : IBrokerLease
     /// <summary>How long an existing cluster, or a container's published port, may take to answer a metadata request.</summary>
     public static readonly TimeSpan ProbeTimeout = TimeSpan.FromSeconds(30);
 
-    private ConnectedBroker(ClientConnection connection, EmbeddedKafkaBroker? embedded, ContainerKafkaBroker? container)
+    private ConnectedBroker(ClusterConnection connection, EmbeddedKafkaBroker? embedded, ContainerKafkaBroker? container)
     {
         Connection = connection;
         Embedded = embedded;
@@ -22,7 +23,7 @@ public sealed class ConnectedBroker : IBrokerLease
     }
 
     /// <summary>Where clients connect, with the broker's description for the result.</summary>
-    public ClientConnection Connection { get; }
+    public ClusterConnection Connection { get; }
 
     /// <summary>The embedded broker, when that is the source.</summary>
     public EmbeddedKafkaBroker? Embedded { get; }
@@ -60,7 +61,7 @@ public sealed class ConnectedBroker : IBrokerLease
                     throw new PrerequisiteException(
                         $"No Kafka broker answered at '{cluster.BootstrapServers}' within {ProbeTimeout.TotalSeconds:0} s (librdkafka did not return): check --bootstrap and --security.", ex);
                 }
-                return new ConnectedBroker(new ClientConnection(cluster.BootstrapServers)
+                return new ConnectedBroker(new ClusterConnection(cluster.BootstrapServers)
                 {
                     BrokerDescription = $"external cluster, {brokers} broker(s){Secured(security)}",
                     Brokers = brokers,
@@ -85,7 +86,7 @@ public sealed class ConnectedBroker : IBrokerLease
                     throw;
                 }
                 log?.WriteLine($"kafkaperf: container broker ready at {broker.BootstrapServers} in {broker.StartupTime.TotalSeconds:0.0} s");
-                var connection = new ClientConnection(broker.BootstrapServers, broker.KafkaVersion)
+                var connection = new ClusterConnection(broker.BootstrapServers, broker.KafkaVersion)
                 {
                     BrokerDescription = $"Kafka container from {broker.Image} (Testcontainers), started in {broker.StartupTime.TotalSeconds:0.0} s",
                     Brokers = 1,
@@ -109,7 +110,7 @@ public sealed class ConnectedBroker : IBrokerLease
                 // A node lost while the cluster goes on is said, not fatal: the plan's runs show what it cost.
                 if (log is not null) broker.NodeExited += (_, exit) => log.WriteLine(
                     $"kafkaperf: {exit.What}; the cluster goes on without it{(exit.LogPath is null ? string.Empty : $" (its log: {exit.LogPath})")}");
-                var connection = new ClientConnection(broker.BootstrapServers, broker.KafkaVersion)
+                var connection = new ClusterConnection(broker.BootstrapServers, broker.KafkaVersion)
                 {
                     BrokerDescription = Describe(broker, embedded.Options) + Secured(broker.Security),
                     Brokers = count,

@@ -1,5 +1,6 @@
 using System.Globalization;
 using KafkaPerf.Clients;
+using KafkaPerf.Clusters;
 using KafkaPerf.Measurement;
 
 namespace KafkaPerf.Adapters.Broker;

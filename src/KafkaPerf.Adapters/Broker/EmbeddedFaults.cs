@@ -1,5 +1,6 @@
 using System.Globalization;
 using KafkaPerf.Clients;
+using KafkaPerf.Clusters;
 
 namespace KafkaPerf.Adapters.Broker;
 

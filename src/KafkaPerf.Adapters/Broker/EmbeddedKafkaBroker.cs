@@ -3,6 +3,7 @@ using System.Globalization;
 using System.Security.Cryptography;
 using KafkaPerf.Adapters.Jvm;
 using KafkaPerf.Clients;
+using KafkaPerf.Clusters;
 
 namespace KafkaPerf.Adapters.Broker;
 

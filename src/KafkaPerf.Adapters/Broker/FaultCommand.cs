@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Globalization;
 using KafkaPerf.Clients;
+using KafkaPerf.Clusters;
 
 namespace KafkaPerf.Adapters.Broker;
 

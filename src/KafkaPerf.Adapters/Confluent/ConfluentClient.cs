@@ -26,14 +26,14 @@ internal sealed class ConfluentClient : IBenchClient
     private readonly ConfluentStyle _style;
     private readonly string _name;
 
-    public ConfluentClient(ClientConnection connection, LibrdkafkaBinding binding, ConfluentClientOptions options,
+    public ConfluentClient(KafkaEndpoint endpoint, LibrdkafkaBinding binding, ConfluentClientOptions options,
         ConfluentStyle style = ConfluentStyle.Fastest, string name = ConfluentClientFactory.ClientName)
     {
         _style = style;
         _name = name;
-        _bootstrap = connection.BootstrapServers
-            ?? throw new ArgumentException("The confluent client needs bootstrap servers.", nameof(connection));
-        _security = connection.Security;
+        _bootstrap = endpoint.BootstrapServers
+            ?? throw new ArgumentException("The confluent client needs bootstrap servers.", nameof(endpoint));
+        _security = endpoint.Security;
         _binding = binding;
         _options = options;
         var failure = new SecurityFailure();

@@ -112,8 +112,8 @@ public sealed class ConfluentClientFactory(ConfluentClientOptions? options = nul
 
     /// <inheritdoc />
     /// <exception cref="PrerequisiteException">librdkafka is missing, or no broker answered within the connect timeout.</exception>
-    public IBenchClient Create(ClientConnection connection) =>
-        new ConfluentClient(connection, ConfluentNativeLibrary.EnsureLoaded(), _options, style, Name);
+    public IBenchClient Create(KafkaEndpoint endpoint) =>
+        new ConfluentClient(endpoint, ConfluentNativeLibrary.EnsureLoaded(), _options, style, Name);
 
     /// <summary>Checks that a Kafka broker answers a metadata request, within a bounded time.</summary>
     /// <param name="bootstrap">Bootstrap servers, <c>host:port,…</c>.</param>

@@ -3,6 +3,7 @@ using System.Globalization;
 using Confluent.Kafka;
 using Confluent.Kafka.Admin;
 using KafkaPerf.Clients;
+using KafkaPerf.Clusters;
 
 namespace KafkaPerf.Adapters.Confluent;
 

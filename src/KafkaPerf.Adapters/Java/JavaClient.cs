@@ -22,16 +22,16 @@ internal sealed class JavaClient : IBenchClient, IRuntimeProbe
     private readonly IntPtr _admin;
     private bool _disposed;
 
-    public JavaClient(JavaRuntime runtime, ClientConnection connection, JavaClientOptions options, JavaStyle style)
+    public JavaClient(JavaRuntime runtime, KafkaEndpoint endpoint, JavaClientOptions options, JavaStyle style)
     {
         _runtime = runtime;
         _options = options;
         _style = style;
-        _bootstrap = connection.BootstrapServers
-            ?? throw new ArgumentException("The Java clients need bootstrap servers.", nameof(connection));
-        _security = connection.Security;
+        _bootstrap = endpoint.BootstrapServers
+            ?? throw new ArgumentException("The Java clients need bootstrap servers.", nameof(endpoint));
+        _security = endpoint.Security;
         // Admin requests (topics created and deleted) answer within the plan's stall timeout or fail.
-        var timeout = connection.StallTimeout < options.Timeout ? connection.StallTimeout : options.Timeout;
+        var timeout = endpoint.StallTimeout < options.Timeout ? endpoint.StallTimeout : options.Timeout;
         using (var thread = runtime.Host.AttachCurrentThread("kafkaperf-java-admin"))
         {
             var env = thread.Env;

@@ -131,7 +131,8 @@ public static class ClientPlugins
         if (built is null)
             throw new PluginException($"'{assembly}' holds no client: it does not reference KafkaPerf.Core, whose {nameof(IBenchClientFactory)} a plugin implements; see samples/CustomClient.");
         if (!ClientContract.Accepts(built))
-            throw new PluginException($"'{assembly}' was built against the client contract {built.Major}.{built.Minor} (KafkaPerf.Core {built}) and this KafkaPerf has {ClientContract.Version}: build it again against this KafkaPerf's KafkaPerf.Core.");
+            throw new PluginException($"'{assembly}' was built against the client contract {built.Major}.{built.Minor} (KafkaPerf.Core {built}) and this KafkaPerf has {ClientContract.Version}: "
+                + (ClientContract.WhatChanged(built) is { } change ? change + " and build" : "build") + " it again against this KafkaPerf's KafkaPerf.Core.");
     }
 
     /// <summary>The factories of a plugin: its providers', or one per factory type with a parameterless constructor.</summary>

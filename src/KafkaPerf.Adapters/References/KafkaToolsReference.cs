@@ -77,8 +77,8 @@ public sealed class KafkaToolsReferenceFactory(JavaClientOptions? options = null
         [.. new JavaClientFactory(batched: false, _options).SettingsWarnings(settings).Select(w => $"{ReferenceName}: {w}")];
 
     /// <inheritdoc />
-    public IBenchClient Create(ClientConnection connection) =>
-        new KafkaToolsClient(connection, JavaLocator.FindJavaExecutable(_options.JavaHome), KafkaJars.Locate(_options.KafkaHome), _options.HeapMegabytes);
+    public IBenchClient Create(KafkaEndpoint endpoint) =>
+        new KafkaToolsClient(endpoint, JavaLocator.FindJavaExecutable(_options.JavaHome), KafkaJars.Locate(_options.KafkaHome), _options.HeapMegabytes);
 }
 
 /// <summary>One plan's kafka-tools reference.</summary>
@@ -89,7 +89,7 @@ internal sealed class KafkaToolsClient : ReferenceClient
     private readonly int _heapMegabytes;
     private readonly string _work;
 
-    public KafkaToolsClient(ClientConnection connection, string java, KafkaJars jars, int heapMegabytes) : base(connection)
+    public KafkaToolsClient(KafkaEndpoint endpoint, string java, KafkaJars jars, int heapMegabytes) : base(endpoint)
     {
         _java = java;
         _jars = jars;

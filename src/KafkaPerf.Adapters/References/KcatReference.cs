@@ -67,7 +67,7 @@ public sealed class KcatReferenceFactory : IBenchClientFactory
     }
 
     /// <inheritdoc />
-    public IBenchClient Create(ClientConnection connection) => new KcatClient(connection, KcatTool.Locate());
+    public IBenchClient Create(KafkaEndpoint endpoint) => new KcatClient(endpoint, KcatTool.Locate());
 }
 
 /// <summary>A located kcat and the librdkafka it runs on.</summary>
@@ -134,7 +134,7 @@ internal sealed record KcatTool(string Path, string? LibraryFile, string KcatVer
 }
 
 /// <summary>One plan's kcat reference.</summary>
-internal sealed class KcatClient(ClientConnection connection, KcatTool tool) : ReferenceClient(connection)
+internal sealed class KcatClient(KafkaEndpoint endpoint, KcatTool tool) : ReferenceClient(endpoint)
 {
     private const int WriteChunkBytes = 1 << 20;
 

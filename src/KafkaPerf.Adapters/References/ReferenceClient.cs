@@ -12,13 +12,13 @@ internal abstract class ReferenceClient : IReferenceClient
 {
     private readonly ConfluentClient _topics;
 
-    protected ReferenceClient(ClientConnection connection)
+    protected ReferenceClient(KafkaEndpoint endpoint)
     {
-        ArgumentNullException.ThrowIfNull(connection);
-        Bootstrap = connection.BootstrapServers
-            ?? throw new ArgumentException("A reference tool needs bootstrap servers.", nameof(connection));
-        Security = connection.Security;
-        _topics = new ConfluentClient(connection, ConfluentNativeLibrary.EnsureLoaded(), new ConfluentClientOptions());
+        ArgumentNullException.ThrowIfNull(endpoint);
+        Bootstrap = endpoint.BootstrapServers
+            ?? throw new ArgumentException("A reference tool needs bootstrap servers.", nameof(endpoint));
+        Security = endpoint.Security;
+        _topics = new ConfluentClient(endpoint, ConfluentNativeLibrary.EnsureLoaded(), new ConfluentClientOptions());
     }
 
     /// <summary>The cluster's bootstrap servers.</summary>

@@ -1,4 +1,5 @@
 using KafkaPerf.Clients;
+using KafkaPerf.Clusters;
 using KafkaPerf.Plans;
 using KafkaPerf.Reporting;
 using KafkaPerf.Running;
@@ -36,7 +37,7 @@ public sealed class WorkerGroup : IRemoteRuns, IAsyncDisposable
     /// <param name="log">Progress lines, or <see langword="null"/>.</param>
     /// <param name="cancellationToken">Stops the wait.</param>
     /// <returns>The group, ready.</returns>
-    public static async Task<WorkerGroup> JoinAsync(ClientConnection connection, BenchmarkPlan plan, string? group, int expect, int? processes,
+    public static async Task<WorkerGroup> JoinAsync(ClusterConnection connection, BenchmarkPlan plan, string? group, int expect, int? processes,
         IReadOnlyList<string>? workerCommand, TimeSpan joinTimeout, TextWriter? log, CancellationToken cancellationToken)
     {
         var name = group ?? $"local-{Environment.ProcessId}-{Guid.NewGuid():N}"[..24];

@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using KafkaPerf.Clients;
+using KafkaPerf.Clusters;
 using KafkaPerf.Plans;
 using KafkaPerf.Running;
 
@@ -18,7 +19,7 @@ namespace KafkaPerf.Adapters.Workers;
 /// <param name="connection">The cluster the runs load.</param>
 /// <param name="log">Where its lines go (each begins <c>kafkaperf worker NAME: </c>).</param>
 /// <param name="verbose">Whether every step of a run is said too.</param>
-public sealed class WorkerLoop(Func<IReadOnlyList<string>, CancellationToken, Task<ClientRegistry>> clientsFor, IWorkerTransport bus, string name, ClientConnection connection, TextWriter log, bool verbose = false) : IDisposable
+public sealed class WorkerLoop(Func<IReadOnlyList<string>, CancellationToken, Task<ClientRegistry>> clientsFor, IWorkerTransport bus, string name, ClusterConnection connection, TextWriter log, bool verbose = false) : IDisposable
 {
     /// <summary>This tool's version and its runtime's, as workers announce them.</summary>
     public static string ToolVersion => WorkerMessage.ToolVersion;

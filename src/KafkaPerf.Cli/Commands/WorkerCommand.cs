@@ -6,6 +6,7 @@ using KafkaPerf.Adapters.Plugins;
 using KafkaPerf.Adapters.Workers;
 using KafkaPerf.Cli.Commands;
 using KafkaPerf.Clients;
+using KafkaPerf.Clusters;
 using KafkaPerf.Payloads;
 using KafkaPerf.Plans;
 using KafkaPerf.Reporting;
@@ -106,7 +107,7 @@ internal sealed class WorkerCommand(ClientCatalog catalog, Shutdown shutdown)
         using (bus)
         {
             Console.Error.WriteLine($"kafkaperf worker {name}: joined group '{group}' on {bootstrap} ({WorkerLoop.ToolVersion}); waiting for plans (Ctrl+C ends it).");
-            using var worker = new WorkerLoop((names, token) => ClientCatalog.WithVersionsAsync(registry, names, Console.Error, token), bus, name, new ClientConnection(bootstrap) { Security = security, BrokerName = "the Kafka cluster", Readiness = new ConfluentClusterReadiness(bootstrap, security) }, Console.Error, CliErrors.Verbose);
+            using var worker = new WorkerLoop((names, token) => ClientCatalog.WithVersionsAsync(registry, names, Console.Error, token), bus, name, new ClusterConnection(bootstrap) { Security = security, BrokerName = "the Kafka cluster", Readiness = new ConfluentClusterReadiness(bootstrap, security) }, Console.Error, CliErrors.Verbose);
             try
             {
                 await worker.RunAsync(parent, parse.GetValue(Plans), cancellationToken);

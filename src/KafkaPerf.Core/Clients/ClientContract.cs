@@ -17,6 +17,18 @@ public static class ClientContract
     public static string Release { get; } =
         typeof(IBenchClientFactory).Assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion.Split('+')[0] ?? "0.0.0";
 
+    /// <summary>What a plugin built against an older major must change to run on this one, in a few words that end a
+    /// refusal; <see langword="null"/> when nothing is known about that major (a newer one, say).</summary>
+    /// <param name="built">The KafkaPerf.Core version the plugin references.</param>
+    /// <returns>E.g. for 1.x: that a factory's <c>Create</c> now receives a <see cref="KafkaEndpoint"/>.</returns>
+    public static string? WhatChanged(Version built)
+    {
+        ArgumentNullException.ThrowIfNull(built);
+        return built.Major == 1 && Version.Major == 2
+            ? $"since 2.0 {nameof(IBenchClientFactory)}.{nameof(IBenchClientFactory.Create)} receives a {nameof(KafkaEndpoint)} (bootstrap servers, security, stall timeout) instead of ClientConnection, whose faults, probes and broker watch are no longer a client's; change that parameter"
+            : null;
+    }
+
     /// <summary>Whether a plugin built against <paramref name="built"/> can run on this contract.</summary>
     /// <param name="built">The KafkaPerf.Core version the plugin references.</param>
     /// <returns><see langword="true"/> when the majors are equal and the plugin's minor is not above this one's.</returns>

@@ -1,3 +1,4 @@
+
 namespace KafkaPerf.Clients;
 
 /// <summary>Creates one kind of client by name; registered through DI so plans can name clients.</summary>
@@ -46,7 +47,7 @@ public interface IBenchClientFactory
     IReadOnlyList<string> FailoverWarnings(ClientSettings settings) => [];
 
     /// <summary>Creates the client. Any start-up cost (a JVM, a connection) is paid here, outside timing.</summary>
-    /// <param name="connection">Where to connect.</param>
+    /// <param name="endpoint">Where and how to connect: bootstrap servers, security, the stall timeout.</param>
     /// <returns>A client that the caller disposes.</returns>
-    IBenchClient Create(ClientConnection connection);
+    IBenchClient Create(KafkaEndpoint endpoint);
 }

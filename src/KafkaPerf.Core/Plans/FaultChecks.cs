@@ -1,4 +1,5 @@
 using KafkaPerf.Clients;
+using KafkaPerf.Clusters;
 
 namespace KafkaPerf.Plans;
 
@@ -62,7 +63,7 @@ internal static class FaultChecks
 
     /// <summary>What the cluster cannot do of the plan's faults (a plan on workers is refused its faults before:
     /// <c>PlanChecks.WorkerErrors</c>).</summary>
-    internal static IEnumerable<string> ClusterErrors(BenchmarkPlan plan, ClientConnection connection)
+    internal static IEnumerable<string> ClusterErrors(BenchmarkPlan plan, ClusterConnection connection)
     {
         if (plan.Faults.Count == 0) yield break;
         if (connection.Faults is not { } injector)

@@ -1,5 +1,6 @@
 using System.Runtime.InteropServices;
 using KafkaPerf.Clients;
+using KafkaPerf.Clusters;
 
 namespace KafkaPerf.Reporting;
 
@@ -68,7 +69,7 @@ public sealed record EnvironmentInfo
     /// <summary>Reads the environment of this process and what is known of the broker clients connect to.</summary>
     /// <param name="connection">Where clients connect.</param>
     /// <returns>The environment.</returns>
-    public static EnvironmentInfo Capture(ClientConnection connection)
+    public static EnvironmentInfo Capture(ClusterConnection connection)
     {
         ArgumentNullException.ThrowIfNull(connection);
         return Capture(connection.BootstrapServers, connection.BrokerVersion) with

@@ -1,5 +1,6 @@
 using System.Globalization;
 using KafkaPerf.Clients;
+using KafkaPerf.Clusters;
 using KafkaPerf.Measurement;
 using KafkaPerf.Payloads;
 using KafkaPerf.Plans;
@@ -20,7 +21,7 @@ namespace KafkaPerf.Running;
 public sealed class BenchmarkRunner
 {
     private readonly ClientRegistry _registry;
-    private readonly ClientConnection _connection;
+    private readonly ClusterConnection _connection;
     private readonly PlanChecks _checks;
     private readonly RunExecutor _runs;
 
@@ -32,7 +33,7 @@ public sealed class BenchmarkRunner
     /// <param name="registry">The clients plans may name.</param>
     /// <param name="connection">Where clients connect.</param>
     /// <param name="clock">The clock; the stopwatch when omitted.</param>
-    public BenchmarkRunner(ClientRegistry registry, ClientConnection connection, IClock? clock = null)
+    public BenchmarkRunner(ClientRegistry registry, ClusterConnection connection, IClock? clock = null)
     {
         ArgumentNullException.ThrowIfNull(registry);
         ArgumentNullException.ThrowIfNull(connection);
@@ -117,7 +118,7 @@ public sealed class BenchmarkRunner
                     infos[name] = new ClientInfo { Name = name, LibraryVersion = "(on the workers)", Capabilities = default, Origin = _registry.OriginOf(name) };
                     continue;
                 }
-                var client = _registry.Get(name).Create(connection);
+                var client = _registry.Get(name).Create(connection.Endpoint);
                 clients[name] = client;
                 infos[name] = new ClientInfo
                 {

@@ -1,4 +1,5 @@
 using KafkaPerf.Clients;
+using KafkaPerf.Clusters;
 using KafkaPerf.Payloads;
 using KafkaPerf.Plans;
 using KafkaPerf.Reporting;
@@ -50,8 +51,8 @@ public sealed class BenchmarkSession : IAsyncDisposable
     /// names it).</summary>
     public bool NeedsBroker => Plan.Clients.Any(c => _registry.TryGet(c, out var factory) && factory.RequiresBroker);
 
-    /// <summary>Where clients connect: <see cref="ClientConnection.None"/> until the session started a broker.</summary>
-    public ClientConnection Connection => _broker?.Connection ?? ClientConnection.None;
+    /// <summary>Where clients connect: <see cref="ClusterConnection.None"/> until the session started a broker.</summary>
+    public ClusterConnection Connection => _broker?.Connection ?? ClusterConnection.None;
 
     /// <summary>Where the runs ran when not here (the workers), once started.</summary>
     public IRemoteRuns? Remote => _remote;
@@ -64,8 +65,8 @@ public sealed class BenchmarkSession : IAsyncDisposable
     public IReadOnlyList<ValidationError> Validate()
     {
         var connection = _broker?.Connection
-            ?? (_source is null ? ClientConnection.None
-                : new ClientConnection("(not started yet)") { Brokers = _source.KnownBrokers, Faults = new FaultPreview(_source) });
+            ?? (_source is null ? ClusterConnection.None
+                : new ClusterConnection("(not started yet)") { Brokers = _source.KnownBrokers, Faults = new FaultPreview(_source) });
         var findings = new BenchmarkRunner(_registry, connection).Validate(Plan, onWorkers: _options.Remote is not null);
         // The source's refusal is asked before it starts: once started, the cluster's own state says the rest.
         if (findings.Count == 0 && _broker is null && NeedsBroker && _source?.RefusePlan(Plan) is { } refusal)
@@ -130,7 +131,7 @@ public sealed class BenchmarkSession : IAsyncDisposable
             if (_shareClients.ContainsKey(name)) continue;
             if (!_registry.TryGet(name, out var factory)) throw new PlanValidationException(_registry.UnknownClientMessage(name));
             if (factory.CheckAvailability() is { } missing) throw new PlanValidationException($"client '{name}' cannot run here: {missing}");
-            _shareClients[name] = factory.Create(Connection with { StallTimeout = Plan.StallTimeout });
+            _shareClients[name] = factory.Create(Connection.Endpoint with { StallTimeout = Plan.StallTimeout });
         }
     }
 

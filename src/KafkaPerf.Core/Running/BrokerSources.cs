@@ -1,4 +1,5 @@
 using KafkaPerf.Clients;
+using KafkaPerf.Clusters;
 
 namespace KafkaPerf.Running;
 
@@ -8,17 +9,17 @@ public static class BrokerSources
     /// <summary>A connection already made (a fixture's broker, a worker's cluster): nothing is started, checked or stopped.</summary>
     /// <param name="connection">Where clients connect.</param>
     /// <returns>The source.</returns>
-    public static IBrokerSource Connected(ClientConnection connection)
+    public static IBrokerSource Connected(ClusterConnection connection)
     {
         ArgumentNullException.ThrowIfNull(connection);
         return new ConnectedSource(connection);
     }
 
-    private sealed class ConnectedSource(ClientConnection connection) : IBrokerSource, IBrokerLease
+    private sealed class ConnectedSource(ClusterConnection connection) : IBrokerSource, IBrokerLease
     {
         public int? KnownBrokers => connection.Brokers;
 
-        public ClientConnection Connection => connection;
+        public ClusterConnection Connection => connection;
 
         public Task<IBrokerLease> ConnectAsync(TextWriter? log, CancellationToken cancellationToken) => Task.FromResult<IBrokerLease>(this);
 

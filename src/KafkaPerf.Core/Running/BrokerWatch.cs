@@ -1,8 +1,9 @@
 using KafkaPerf.Clients;
+using KafkaPerf.Clusters;
 
 namespace KafkaPerf.Running;
 
-/// <summary>Turns <see cref="Clients.ClientConnection.BrokerExited"/> into a token that ends the run in progress, and the
+/// <summary>Turns <see cref="Clients.ClusterConnection.BrokerExited"/> into a token that ends the run in progress, and the
 /// line that says what happened.</summary>
 internal sealed class BrokerWatch : IDisposable
 {

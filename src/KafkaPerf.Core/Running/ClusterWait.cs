@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using KafkaPerf.Clients;
+using KafkaPerf.Clusters;
 
 namespace KafkaPerf.Running;
 
@@ -18,7 +19,7 @@ internal static class ClusterWait
 
     /// <summary>Asks the cluster until it answers or the stall timeout has passed.</summary>
     /// <returns><see langword="null"/> when it answered; otherwise the line that ends the plan.</returns>
-    internal static async Task<string?> AwaitClusterAsync(ClientConnection connection, Func<TimeSpan, CancellationToken, Task<string?>> check,
+    internal static async Task<string?> AwaitClusterAsync(ClusterConnection connection, Func<TimeSpan, CancellationToken, Task<string?>> check,
         TimeSpan stallTimeout, int failedRun, List<string> warnings, IBenchmarkProgress progress, CancellationToken cancellationToken)
     {
         long since = Stopwatch.GetTimestamp();

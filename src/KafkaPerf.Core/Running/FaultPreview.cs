@@ -1,4 +1,5 @@
 using KafkaPerf.Clients;
+using KafkaPerf.Clusters;
 
 namespace KafkaPerf.Running;
 

@@ -1,4 +1,5 @@
 using KafkaPerf.Clients;
+using KafkaPerf.Clusters;
 using KafkaPerf.Plans;
 
 namespace KafkaPerf.Running;
@@ -37,7 +38,7 @@ public interface IBrokerSource
 public interface IBrokerLease : IAsyncDisposable
 {
     /// <summary>Where clients connect, with the broker's description for the result.</summary>
-    ClientConnection Connection { get; }
+    ClusterConnection Connection { get; }
 
     /// <summary>For a process that must end now: kills what was started (SIGKILL), without waiting.</summary>
     void KillNow();

@@ -1,4 +1,5 @@
 using KafkaPerf.Clients;
+using KafkaPerf.Clusters;
 using KafkaPerf.Plans;
 using KafkaPerf.Scenarios;
 
@@ -9,11 +10,11 @@ namespace KafkaPerf.Running;
 internal sealed class PlanChecks
 {
     private readonly ClientRegistry _registry;
-    private readonly ClientConnection _connection;
+    private readonly ClusterConnection _connection;
 
     /// <param name="registry">The clients plans may name.</param>
     /// <param name="connection">Where clients connect.</param>
-    internal PlanChecks(ClientRegistry registry, ClientConnection connection)
+    internal PlanChecks(ClientRegistry registry, ClusterConnection connection)
     {
         _registry = registry;
         _connection = connection;

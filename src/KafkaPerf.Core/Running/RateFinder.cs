@@ -1,5 +1,6 @@
 using System.Globalization;
 using KafkaPerf.Clients;
+using KafkaPerf.Clusters;
 using KafkaPerf.Plans;
 using KafkaPerf.Reporting;
 using KafkaPerf.Running;
@@ -24,7 +25,7 @@ public static class RateFinder
     /// <param name="cancellationToken">Stops the search; what was probed is kept and the result marked cancelled.</param>
     /// <returns>The result: every probe's runs, the cells per offered rate, and <see cref="BenchmarkResult.RateSearches"/>.</returns>
     public static async Task<BenchmarkResult> RunAsync(BenchmarkPlan template, RateSearchOptions options, BenchmarkRunner runner,
-        ClientConnection connection, TextWriter? log, IResultSink? checkpoints = null, CancellationToken cancellationToken = default)
+        ClusterConnection connection, TextWriter? log, IResultSink? checkpoints = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(template);
         ArgumentNullException.ThrowIfNull(options);

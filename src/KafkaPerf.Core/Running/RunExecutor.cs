@@ -1,4 +1,5 @@
 using KafkaPerf.Clients;
+using KafkaPerf.Clusters;
 using KafkaPerf.Measurement;
 using KafkaPerf.Plans;
 using KafkaPerf.Scenarios;
@@ -22,7 +23,7 @@ internal sealed class RunExecutor
     /// <summary>How long closing a client may take at the end of the plan.</summary>
     private static readonly TimeSpan DisposeTimeout = TimeSpan.FromSeconds(5);
 
-    private readonly ClientConnection _connection;
+    private readonly ClusterConnection _connection;
     private readonly IClock _clock;
     private readonly Func<string, bool> _usesCluster;
 
@@ -30,7 +31,7 @@ internal sealed class RunExecutor
     /// <param name="clock">The clock the scenarios time with.</param>
     /// <param name="usesCluster">Whether a client (by name) uses the Kafka cluster: only its runs wait for the cluster to
     /// be ready (the in-memory client's topics are its own).</param>
-    internal RunExecutor(ClientConnection connection, IClock clock, Func<string, bool> usesCluster)
+    internal RunExecutor(ClusterConnection connection, IClock clock, Func<string, bool> usesCluster)
     {
         _connection = connection;
         _clock = clock;

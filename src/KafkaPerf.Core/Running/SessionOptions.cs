@@ -1,4 +1,5 @@
 using KafkaPerf.Clients;
+using KafkaPerf.Clusters;
 using KafkaPerf.Measurement;
 
 namespace KafkaPerf.Running;
@@ -14,7 +15,7 @@ public sealed record SessionOptions
 
     /// <summary>Where the runs run when not in this process: called once the broker answers, e.g. to gather a worker group;
     /// <see langword="null"/> to run them here. The session disposes what it returns when that is disposable.</summary>
-    public Func<ClientConnection, CancellationToken, Task<IRemoteRuns>>? Remote { get; init; }
+    public Func<ClusterConnection, CancellationToken, Task<IRemoteRuns>>? Remote { get; init; }
 
     /// <summary>The clock of the runs; the stopwatch when <see langword="null"/>.</summary>
     public IClock? Clock { get; init; }

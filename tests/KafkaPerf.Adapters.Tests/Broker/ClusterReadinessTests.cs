@@ -190,7 +190,7 @@ public sealed class ClusterReadinessTests(ReadinessClusterFixture fixture) : ICl
     /// fails.</summary>
     private static async Task<(int Node, string? Error)> AssignAsync(EmbeddedBrokerNode node, string topic, string group, CancellationToken token)
     {
-        await using var client = new ConfluentClientFactory().Create(new ClientConnection(node.BootstrapServer));
+        await using var client = new ConfluentClientFactory().Create(new KafkaEndpoint(node.BootstrapServer));
         using var consumer = client.CreateConsumer(new ConsumerSpec(topic, group, new ClientSettings(), UsePrefetch: false)
         {
             StallTimeout = TimeSpan.FromSeconds(60),

@@ -6,6 +6,7 @@ using KafkaPerf.Adapters.Confluent;
 using KafkaPerf.Adapters.Java;
 using KafkaPerf.Adapters.Tests.Java;
 using KafkaPerf.Clients;
+using KafkaPerf.Clusters;
 
 namespace KafkaPerf.Adapters.Tests.Broker;
 
@@ -35,7 +36,7 @@ public sealed class EmbeddedClusterTests
 
             // The Java client's admin creates a replicated topic with its own min.insync.replicas too.
             var topic = $"kafkaperf-java-cluster-test-{Guid.NewGuid():N}";
-            await using var java = new JavaClientFactory(batched: false, JavaTestJvm.Options).Create(new ClientConnection(broker.BootstrapServers));
+            await using var java = new JavaClientFactory(batched: false, JavaTestJvm.Options).Create(new KafkaEndpoint(broker.BootstrapServers));
             await java.CreateTopicAsync(new TopicSpec(topic, Partitions: 2, ReplicationFactor: 3, MinInSyncReplicas: 2), TestPaths.Timeout());
             try
             {
@@ -65,9 +66,9 @@ public sealed class EmbeddedClusterTests
         var lost = new TaskCompletionSource<(EmbeddedBrokerNode Node, BrokerExit Exit)>(TaskCreationOptions.RunContinuationsAsynchronously);
         broker.NodeExited += (node, exit) => lost.TrySetResult((node, exit));
         var factory = new ConfluentClientFactory();
-        var connection = new ClientConnection(broker.BootstrapServers) { Brokers = 3 };
+        var connection = new ClusterConnection(broker.BootstrapServers) { Brokers = 3 };
         string topic = $"kafkaperf-cluster-test-{Guid.NewGuid():N}";
-        await using var client = factory.Create(connection);
+        await using var client = factory.Create(connection.Endpoint);
         await client.CreateTopicAsync(new TopicSpec(topic, Partitions: 3, ReplicationFactor: 3, MinInSyncReplicas: 2), TestPaths.Timeout());
         try
         {
@@ -119,7 +120,7 @@ public sealed class EmbeddedClusterTests
         {
             // A client made now: the one made before the kill may still route its admin requests to the node that is gone
             // ("Timed out waiting for controller" on a loaded CI machine).
-            await using var after = factory.Create(connection);
+            await using var after = factory.Create(connection.Endpoint);
             await after.DeleteTopicAsync(topic, TestPaths.Timeout());
         }
     }

@@ -4,6 +4,7 @@ using KafkaPerf.Adapters.Confluent;
 using KafkaPerf.Adapters.Java;
 using KafkaPerf.Adapters.Tests.Java;
 using KafkaPerf.Clients;
+using KafkaPerf.Clusters;
 using KafkaPerf.Payloads;
 using KafkaPerf.Plans;
 using KafkaPerf.Reporting;
@@ -16,7 +17,7 @@ namespace KafkaPerf.Adapters.Tests.Broker;
 [Collection(BrokerCollectionDefinition.Name)]
 public sealed class ResourceProbeTests(BrokerFixture fixture)
 {
-    private ClientConnection Connection => new(fixture.Broker.BootstrapServers, fixture.Broker.KafkaVersion) { BrokerProbe = fixture.Broker.Probe };
+    private ClusterConnection Connection => new(fixture.Broker.BootstrapServers, fixture.Broker.KafkaVersion) { BrokerProbe = fixture.Broker.Probe };
 
     [Fact]
     public void ParseCpuTime_CommandNameWithSpacesAndParentheses_ReadsUserPlusSystemTicks()

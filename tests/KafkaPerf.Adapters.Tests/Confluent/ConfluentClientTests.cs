@@ -2,6 +2,7 @@ using Confluent.Kafka;
 using KafkaPerf.Adapters.Broker;
 using KafkaPerf.Adapters.Confluent;
 using KafkaPerf.Clients;
+using KafkaPerf.Clusters;
 using KafkaPerf.Plans;
 using KafkaPerf.Running;
 using KafkaPerf.Scenarios;
@@ -11,7 +12,7 @@ namespace KafkaPerf.Adapters.Tests.Confluent;
 [Collection(BrokerCollectionDefinition.Name)]
 public class ConfluentClientTests(BrokerFixture fixture)
 {
-    private ClientConnection Connection => new(fixture.Broker.BootstrapServers, fixture.Broker.KafkaVersion);
+    private ClusterConnection Connection => new(fixture.Broker.BootstrapServers, fixture.Broker.KafkaVersion);
 
     [Fact]
     public async Task Consume_100kRecords_EveryKeyExactlyOnceAndEveryPayloadIntact()
@@ -108,7 +109,7 @@ public class ConfluentClientTests(BrokerFixture fixture)
         var plan = new BenchmarkPlanBuilder().Clients("confluent").Scenarios(ScenarioKind.Produce, ScenarioKind.Consume)
             .MessageCounts(1_000).PayloadSizes(100).Repeat(1).Topics(prefix).Build();
 
-        var result = await new BenchmarkRunner(new ClientRegistry([new ConfluentClientFactory()]), new ClientConnection(broker.BootstrapServers))
+        var result = await new BenchmarkRunner(new ClientRegistry([new ConfluentClientFactory()]), new ClusterConnection(broker.BootstrapServers))
             .RunAsync(plan, cancellationToken: TestPaths.Timeout());
         await Task.Delay(TimeSpan.FromSeconds(2));
 

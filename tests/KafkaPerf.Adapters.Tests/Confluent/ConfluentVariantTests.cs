@@ -1,5 +1,6 @@
 using KafkaPerf.Adapters.Confluent;
 using KafkaPerf.Clients;
+using KafkaPerf.Clusters;
 using KafkaPerf.Measurement;
 using KafkaPerf.Scenarios;
 
@@ -10,7 +11,7 @@ namespace KafkaPerf.Adapters.Tests.Confluent;
 [Collection(BrokerCollectionDefinition.Name)]
 public sealed class ConfluentVariantTests(BrokerFixture fixture)
 {
-    private ClientConnection Connection => new(fixture.Broker.BootstrapServers, fixture.Broker.KafkaVersion);
+    private ClusterConnection Connection => new(fixture.Broker.BootstrapServers, fixture.Broker.KafkaVersion);
 
     [Theory]
     [InlineData(ConfluentStyle.Awaited, 100)]

@@ -4,6 +4,7 @@ using KafkaPerf.Adapters.Confluent;
 using KafkaPerf.Adapters.Java;
 using KafkaPerf.Adapters.Jvm;
 using KafkaPerf.Clients;
+using KafkaPerf.Clusters;
 using KafkaPerf.Measurement;
 using KafkaPerf.Plans;
 using KafkaPerf.Running;
@@ -18,7 +19,7 @@ namespace KafkaPerf.Adapters.Tests.Java;
 [Collection(BrokerCollectionDefinition.Name)]
 public sealed partial class JavaClientTests(BrokerFixture fixture) : IDisposable
 {
-    private ClientConnection Connection => new(fixture.Broker.BootstrapServers, fixture.Broker.KafkaVersion);
+    private ClusterConnection Connection => new(fixture.Broker.BootstrapServers, fixture.Broker.KafkaVersion);
 
     public static TheoryData<string, string, int> Cases()
     {
@@ -178,7 +179,7 @@ public sealed partial class JavaClientTests(BrokerFixture fixture) : IDisposable
     {
         // 100 KB records through 64 KiB buffers: the batched producer and the consumer must both grow theirs.
         var options = JavaTestJvm.Options with { BatchBytes = 64 * 1024, ConsumerBufferBytes = 64 * 1024 };
-        await using var c = new JavaClientFactory(client == JavaClientFactory.BatchedName, options).Create(Connection);
+        await using var c = new JavaClientFactory(client == JavaClientFactory.BatchedName, options).Create(Connection.Endpoint);
         var topic = "kafkaperf-java-test-" + Guid.NewGuid().ToString("N");
         await c.CreateTopicAsync(new TopicSpec(topic), TestPaths.Timeout());
         try
@@ -207,7 +208,7 @@ public sealed partial class JavaClientTests(BrokerFixture fixture) : IDisposable
     public async Task Flush_Cancelled_EndsWithOperationCanceledInsteadOfWaitingForTheBroker()
     {
         // A producer whose records cannot be delivered (the topic is deleted under it) would flush for delivery.timeout.ms.
-        await using var c = new JavaClientFactory(false, JavaTestJvm.Options).Create(Connection);
+        await using var c = new JavaClientFactory(false, JavaTestJvm.Options).Create(Connection.Endpoint);
         var topic = "kafkaperf-java-test-" + Guid.NewGuid().ToString("N");
         await c.CreateTopicAsync(new TopicSpec(topic), TestPaths.Timeout());
         Exception? outcome = null;

@@ -1,4 +1,5 @@
 using KafkaPerf.Clients;
+using KafkaPerf.Clusters;
 using KafkaPerf.Scenarios;
 using KafkaPerf.Scenarios.Load;
 
@@ -14,7 +15,7 @@ public sealed class BacklogOnBrokerTests(BrokerFixture fixture)
     [InlineData("java")]
     public async Task Roundtrip_BacklogReachedBeforeTheConsumersStartAndDrained(string clientName)
     {
-        await TemporaryTopic.RunAsync(TemporaryTopic.Factory(clientName), new ClientConnection(fixture.Broker.BootstrapServers, fixture.Broker.KafkaVersion), async (client, topic) =>
+        await TemporaryTopic.RunAsync(TemporaryTopic.Factory(clientName), new ClusterConnection(fixture.Broker.BootstrapServers, fixture.Broker.KafkaVersion), async (client, topic) =>
         {
             // 2 000 records of 1 KB a second for 4 s; the consumers start 2 000 records (2 MB) behind.
             var load = new RateLoad(2_000, TimeSpan.FromSeconds(4), TimeSpan.FromMilliseconds(500), TimeSpan.FromMilliseconds(250));

@@ -1,5 +1,6 @@
 using KafkaPerf.Adapters.Java;
 using KafkaPerf.Clients;
+using KafkaPerf.Clusters;
 using KafkaPerf.Measurement;
 using KafkaPerf.Scenarios;
 using KafkaPerf.Scenarios.Load;
@@ -13,7 +14,7 @@ namespace KafkaPerf.Adapters.Tests.Load;
 [Collection(BrokerCollectionDefinition.Name)]
 public sealed class BreakdownOnBrokerTests(BrokerFixture fixture)
 {
-    private ClientConnection Connection => new(fixture.Broker.BootstrapServers, fixture.Broker.KafkaVersion);
+    private ClusterConnection Connection => new(fixture.Broker.BootstrapServers, fixture.Broker.KafkaVersion);
 
     [Theory]
     [InlineData("confluent")]

@@ -4,6 +4,7 @@ using KafkaPerf.Adapters.Confluent;
 using KafkaPerf.Adapters.Java;
 using KafkaPerf.Adapters.Tests.Java;
 using KafkaPerf.Clients;
+using KafkaPerf.Clusters;
 using KafkaPerf.Plans;
 using KafkaPerf.Running;
 using KafkaPerf.Scenarios;
@@ -20,7 +21,7 @@ public sealed class ClusterWarmupTests(BrokerFixture fixture)
         string prefix = $"kafkaperf-warmup-{Guid.NewGuid():N}";
         var plan = new BenchmarkPlanBuilder().Clients("confluent", "java").Scenarios(ScenarioKind.Produce).MessageCounts(1_000).PayloadSizes(1_000)
             .Repeat(1).Warmup(false).ClusterWarmup(TimeSpan.FromSeconds(3)).Topics(prefix).Build();
-        var connection = new ClientConnection(fixture.Broker.BootstrapServers, fixture.Broker.KafkaVersion) { BrokerDescription = "embedded" };
+        var connection = new ClusterConnection(fixture.Broker.BootstrapServers, fixture.Broker.KafkaVersion) { BrokerDescription = "embedded" };
         var runner = new BenchmarkRunner(new ClientRegistry([new ConfluentClientFactory(), new JavaClientFactory(false, JavaTestJvm.Options)]), connection);
 
         var result = await runner.RunAsync(plan, cancellationToken: TestPaths.Timeout());

@@ -5,6 +5,7 @@ using KafkaPerf.Adapters.Confluent;
 using KafkaPerf.Adapters.Java;
 using KafkaPerf.Adapters.Tests.Java;
 using KafkaPerf.Clients;
+using KafkaPerf.Clusters;
 using KafkaPerf.Plans;
 using KafkaPerf.Running;
 using KafkaPerf.Scenarios;
@@ -16,7 +17,7 @@ namespace KafkaPerf.Adapters.Tests.Load;
 [Collection(BrokerCollectionDefinition.Name)]
 public sealed class RateOnBrokerTests(BrokerFixture fixture)
 {
-    private ClientConnection Connection => new(fixture.Broker.BootstrapServers, fixture.Broker.KafkaVersion) { BrokerDescription = "embedded" };
+    private ClusterConnection Connection => new(fixture.Broker.BootstrapServers, fixture.Broker.KafkaVersion) { BrokerDescription = "embedded" };
 
     [Theory]
     [InlineData("confluent")]
@@ -56,7 +57,7 @@ public sealed class RateOnBrokerTests(BrokerFixture fixture)
     {
         // A broker of its own: pausing the shared one would stall the other tests.
         await using var broker = await EmbeddedKafkaBroker.StartAsync(new EmbeddedKafkaBrokerOptions { HeapMegabytes = 384 }, TestPaths.Timeout());
-        var connection = new ClientConnection(broker.BootstrapServers, broker.KafkaVersion);
+        var connection = new ClusterConnection(broker.BootstrapServers, broker.KafkaVersion);
         var plan = new BenchmarkPlanBuilder().Clients("confluent").Scenarios(ScenarioKind.Produce).PayloadSizes(100)
             .Rates(1_000).Duration(TimeSpan.FromSeconds(4)).LoadWarmup(TimeSpan.FromMilliseconds(500))
             .Settings(new ClientSettings { Acks = AcksMode.Leader, LingerMs = 1 }).Repeat(1).Build();

@@ -21,7 +21,7 @@ internal static class BadPlugins
             public string Name => "NAME";
             public string Description => "a bad plugin";
             public bool RequiresBroker => false;
-            public IBenchClient Create(ClientConnection connection) => throw new System.NotSupportedException();
+            public IBenchClient Create(KafkaEndpoint endpoint) => throw new System.NotSupportedException();
         }
         """;
 
@@ -31,19 +31,30 @@ internal static class BadPlugins
     /// <summary>A plugin whose client is named like a built-in one.</summary>
     public static string NamedLikeABuiltIn(string folder) => Compile(folder, "Clash", Factory.Replace("CONSTRUCTOR", string.Empty).Replace("NAME", "confluent"));
 
-    /// <summary>A plugin built against a KafkaPerf.Core of another contract version (9.0).</summary>
-    public static string OtherContract(string folder)
+    /// <summary>A plugin built against a KafkaPerf.Core of another contract version: 9.0 (a future one), or 1.2 (whose
+    /// factory took the ClientConnection that 2.0 replaced).</summary>
+    public static string OtherContract(string folder, string version = "9.0")
     {
-        // A stand-in KafkaPerf.Core 9.0 with just the interface, then the plugin compiled against it.
+        // A stand-in KafkaPerf.Core of that version with just the interface, then the plugin compiled against it.
         var stub = CSharpCompilation.Create("KafkaPerf.Core",
-            [CSharpSyntaxTree.ParseText("""
-                [assembly: System.Reflection.AssemblyVersion("9.0.0.0")]
-                namespace KafkaPerf.Clients { public interface IBenchClientFactory { string Name { get; } } }
+            [CSharpSyntaxTree.ParseText($$"""
+                [assembly: System.Reflection.AssemblyVersion("{{version}}.0.0")]
+                namespace KafkaPerf.Clients
+                {
+                    public sealed record ClientConnection(string BootstrapServers);
+                    public interface IBenchClientFactory { string Name { get; } object Create(ClientConnection connection); }
+                }
                 """)], Framework, new CSharpCompilationOptions(OutputKind.DynamicallyLinkedLibrary));
         using var image = new MemoryStream();
         Assert.True(stub.Emit(image).Success);
         var plugin = CSharpCompilation.Create("OtherContract",
-            [CSharpSyntaxTree.ParseText("public sealed class Future : KafkaPerf.Clients.IBenchClientFactory { public string Name => \"future\"; }")],
+            [CSharpSyntaxTree.ParseText("""
+                public sealed class Other : KafkaPerf.Clients.IBenchClientFactory
+                {
+                    public string Name => "other";
+                    public object Create(KafkaPerf.Clients.ClientConnection connection) => connection;
+                }
+                """)],
             [.. Framework, MetadataReference.CreateFromImage(image.ToArray())], new CSharpCompilationOptions(OutputKind.DynamicallyLinkedLibrary));
         return Emit(folder, "OtherContract", plugin);
     }

@@ -30,11 +30,13 @@ public class RoomDependencyTests
 
         // docs/architecture.md describes these rooms and this order; a new room is added there too.
         Assert.Equal(
-            ["Clients", "Measurement", "Payloads", "Plans", "Reporting", "Running", "Scenarios", "Statistics", "Telemetry"],
+            ["Clients", "Clusters", "Measurement", "Payloads", "Plans", "Reporting", "Running", "Scenarios", "Statistics", "Telemetry"],
             graph.Rooms.Select(r => r.Split('.')[0]).Distinct().Order(StringComparer.Ordinal));
         Assert.Empty(graph.Uses("Measurement"));
         Assert.Empty(graph.Uses("Statistics"));
         Assert.DoesNotContain("Scenarios", graph.Uses("Clients"));
+        // The client contract reaches no further than the endpoint: faults, probes and readiness are the runner's.
+        Assert.DoesNotContain("Clusters", graph.Uses("Clients"));
         Assert.DoesNotContain("Running", graph.Uses("Reporting"));
     }
 

@@ -61,7 +61,7 @@ internal sealed class TestClientFactory(InMemoryClientOptions options, long drop
     public IReadOnlyList<string> SettingsWarnings(ClientSettings settings) =>
         LingerWarning is not null && settings.LingerMs is null ? [LingerWarning] : [];
 
-    public IBenchClient Create(ClientConnection connection) => new Client(new InMemoryClient(options), this, dropKey, duplicateKey, stopAtKey);
+    public IBenchClient Create(KafkaEndpoint endpoint) => new Client(new InMemoryClient(options), this, dropKey, duplicateKey, stopAtKey);
 
     private sealed class Client(InMemoryClient inner, TestClientFactory owner, long dropKey, long duplicateKey, long stopAtKey) : IBenchClient
     {

@@ -2,6 +2,7 @@ using System.Buffers.Binary;
 using System.Text;
 using KafkaPerf.Clients;
 using KafkaPerf.Clients.InMemory;
+using KafkaPerf.Clusters;
 using KafkaPerf.Plans;
 using KafkaPerf.Running;
 using KafkaPerf.Core.Tests.Running;
@@ -154,7 +155,7 @@ public class WorkloadSpecTests
             .Group(ConsumerGroupKind.Share).Repeat(1).Warmup(false).Build();
 
         var error = await Assert.ThrowsAsync<PlanValidationException>(async () =>
-            await new BenchmarkRunner(new ClientRegistry([plain]), ClientConnection.None).RunAsync(plan, cancellationToken: TestRunContext.Current));
+            await new BenchmarkRunner(new ClientRegistry([plain]), ClusterConnection.None).RunAsync(plan, cancellationToken: TestRunContext.Current));
 
         Assert.Contains("'plain' has no share-group consumer (--group share)", error.Message, StringComparison.Ordinal);
     }
@@ -167,7 +168,7 @@ public class WorkloadSpecTests
             .Headers(HeaderSpec.Parse("1:8")).Repeat(1).Warmup(false).Build();
 
         var error = await Assert.ThrowsAsync<PlanValidationException>(async () =>
-            await new BenchmarkRunner(new ClientRegistry([plain]), ClientConnection.None).RunAsync(plan, cancellationToken: TestRunContext.Current));
+            await new BenchmarkRunner(new ClientRegistry([plain]), ClusterConnection.None).RunAsync(plan, cancellationToken: TestRunContext.Current));
 
         Assert.Contains("'plain' cannot key records other than by their id, nor add headers (--keys, --key-size, --headers)", error.Message, StringComparison.Ordinal);
     }
@@ -183,7 +184,7 @@ public class WorkloadSpecTests
             .Keys(KeySpec.Parse(keys)).Consume(usePrefetch: false, checkPayload: true).Repeat(1).Warmup(false)
             .StallTimeout(TimeSpan.FromMilliseconds(300)).Build();
 
-        var result = await new BenchmarkRunner(new ClientRegistry([clean, lossy]), ClientConnection.None).RunAsync(plan, cancellationToken: TestRunContext.Current);
+        var result = await new BenchmarkRunner(new ClientRegistry([clean, lossy]), ClusterConnection.None).RunAsync(plan, cancellationToken: TestRunContext.Current);
 
         var ok = result.Runs.Single(r => r.Client == "clean");
         Assert.True(ok.Succeeded, ok.Error);

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using KafkaPerf.Clients;
 using KafkaPerf.Clients.InMemory;
+using KafkaPerf.Clusters;
 using KafkaPerf.Plans;
 using KafkaPerf.Running;
 using KafkaPerf.Scenarios;
@@ -18,7 +19,7 @@ public sealed class FaultRunTests
         var plan = Plan("kill:leader@1s").Repeat(2).Build();
 
         var result = await new BenchmarkRunner(new ClientRegistry([new InMemoryClientFactory(new InMemoryClientOptions { ReportsDeliveryLatency = true })]),
-            new ClientConnection("stand-in") { Faults = cluster, Brokers = 3 }).RunAsync(plan, cancellationToken: Timeout());
+            new ClusterConnection("stand-in") { Faults = cluster, Brokers = 3 }).RunAsync(plan, cancellationToken: Timeout());
 
         Assert.Equal(2, result.Runs.Count);
         foreach (var run in result.Runs)
@@ -50,7 +51,7 @@ public sealed class FaultRunTests
         var plan = Plan("kill:leader@1s", "broken").Build();
         var started = Stopwatch.StartNew();
 
-        var result = await new BenchmarkRunner(new ClientRegistry([new BrokenFactory()]), new ClientConnection("stand-in") { Faults = cluster, Brokers = 3 })
+        var result = await new BenchmarkRunner(new ClientRegistry([new BrokenFactory()]), new ClusterConnection("stand-in") { Faults = cluster, Brokers = 3 })
             .RunAsync(plan, cancellationToken: Timeout());
 
         var run = Assert.Single(result.Runs);
@@ -114,7 +115,7 @@ public sealed class FaultRunTests
 
         public bool RequiresBroker => false;
 
-        public IBenchClient Create(ClientConnection connection) => new BrokenClient(_inner.Create(connection));
+        public IBenchClient Create(KafkaEndpoint endpoint) => new BrokenClient(_inner.Create(endpoint));
 
         private sealed class BrokenClient(IBenchClient inner) : IBenchClient
         {

@@ -1,5 +1,6 @@
 using KafkaPerf.Clients;
 using KafkaPerf.Clients.InMemory;
+using KafkaPerf.Clusters;
 using KafkaPerf.Core.Tests.Running;
 using KafkaPerf.Measurement;
 using KafkaPerf.Plans;
@@ -65,7 +66,7 @@ public class RunResourcesTests
     {
         var plan = new BenchmarkPlanBuilder().Clients("probed").Scenarios(ScenarioKind.Produce, ScenarioKind.Roundtrip)
             .MessageCounts(2_000).PayloadSizes(100).Repeat(3).Build();
-        var runner = new BenchmarkRunner(new ClientRegistry([new ProbedFactory()]), ClientConnection.None with { BrokerProbe = new FakeBroker() });
+        var runner = new BenchmarkRunner(new ClientRegistry([new ProbedFactory()]), ClusterConnection.None with { BrokerProbe = new FakeBroker() });
 
         var result = await runner.RunAsync(plan, cancellationToken: TestRunContext.Current);
 
@@ -135,7 +136,7 @@ public class RunResourcesTests
 
         public bool RequiresBroker => false;
 
-        public IBenchClient Create(ClientConnection connection) => new ProbedClient(allocateBytesPerSend: 0);
+        public IBenchClient Create(KafkaEndpoint endpoint) => new ProbedClient(allocateBytesPerSend: 0);
     }
 
     /// <summary>The in-memory client with a runtime whose collections take 7 ms per reading, optionally allocating per send.</summary>

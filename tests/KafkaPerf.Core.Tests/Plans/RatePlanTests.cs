@@ -2,6 +2,7 @@ using System.Text;
 using HdrHistogram;
 using KafkaPerf.Clients;
 using KafkaPerf.Clients.InMemory;
+using KafkaPerf.Clusters;
 using KafkaPerf.Core.Tests.Clients;
 using KafkaPerf.Core.Tests.Scenarios.Load;
 using KafkaPerf.Measurement;
@@ -143,7 +144,7 @@ public class RatePlanTests
         var plan = new BenchmarkPlanBuilder().Clients("counting").Scenarios(ScenarioKind.Produce, ScenarioKind.Roundtrip).PayloadSizes(100)
             .Rates(2_000).Duration(TimeSpan.FromSeconds(1)).LoadWarmup(TimeSpan.FromSeconds(1)).Repeat(1).Build();
 
-        var result = await new BenchmarkRunner(new ClientRegistry([counting]), ClientConnection.None).RunAsync(plan, cancellationToken: TestTimeout());
+        var result = await new BenchmarkRunner(new ClientRegistry([counting]), ClusterConnection.None).RunAsync(plan, cancellationToken: TestTimeout());
 
         Assert.Equal(2, result.Runs.Count);
         Assert.All(result.Runs, r =>
@@ -165,7 +166,7 @@ public class RatePlanTests
     [
         new InMemoryClientFactory(new InMemoryClientOptions { Name = "a", ReportsDeliveryLatency = true }),
         new InMemoryClientFactory(new InMemoryClientOptions { Name = "b", ReportsDeliveryLatency = true }),
-    ]), ClientConnection.None);
+    ]), ClusterConnection.None);
 
     private static CancellationToken TestTimeout() => new CancellationTokenSource(TimeSpan.FromMinutes(2)).Token;
 }

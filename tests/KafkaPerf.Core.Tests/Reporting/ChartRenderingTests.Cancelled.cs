@@ -5,6 +5,7 @@ using System.Text.Json;
 using System.Text.RegularExpressions;
 using KafkaPerf.Clients;
 using KafkaPerf.Clients.InMemory;
+using KafkaPerf.Clusters;
 using KafkaPerf.Measurement;
 using KafkaPerf.Plans;
 using KafkaPerf.Reporting;
@@ -33,7 +34,7 @@ public partial class ChartRenderingTests
             using var cancelled = new CancellationTokenSource();
             await cancelled.CancelAsync();
 
-            var result = await new BenchmarkRunner(registry, ClientConnection.None).RunAsync(plan, cancellationToken: cancelled.Token);
+            var result = await new BenchmarkRunner(registry, ClusterConnection.None).RunAsync(plan, cancellationToken: cancelled.Token);
             var written = DefaultExporters.Html.ExportToFolder(result, folder.FullName, "report");
 
             Assert.True(result.Cancelled);
@@ -64,7 +65,7 @@ public partial class ChartRenderingTests
                 .MessageCounts(2_000).PayloadSizes(100, 1_000).Repeat(1).Build();
             using var cancel = new CancellationTokenSource();
 
-            var result = await new BenchmarkRunner(registry, ClientConnection.None).RunAsync(plan, new CancelAt(ScenarioKind.Consume, cancel), cancel.Token);
+            var result = await new BenchmarkRunner(registry, ClusterConnection.None).RunAsync(plan, new CancelAt(ScenarioKind.Consume, cancel), cancel.Token);
             DefaultExporters.Html.ExportToFolder(result, folder.FullName, "report");
 
             Assert.True(result.Cancelled);

@@ -5,6 +5,7 @@ using System.Text.Json;
 using System.Text.RegularExpressions;
 using KafkaPerf.Clients;
 using KafkaPerf.Clients.InMemory;
+using KafkaPerf.Clusters;
 using KafkaPerf.Measurement;
 using KafkaPerf.Plans;
 using KafkaPerf.Reporting;
@@ -271,7 +272,7 @@ public partial class ChartRenderingTests
         using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(1));
 
         var result = await RateFinder.RunAsync(template, new RateSearchOptions { Goals = LatencyGoal.ParseList("p99<20ms"), StartRate = 1_000 },
-            new BenchmarkRunner(new ClientRegistry([silent]), ClientConnection.None), ClientConnection.None, log: null, cancellationToken: timeout.Token);
+            new BenchmarkRunner(new ClientRegistry([silent]), ClusterConnection.None), ClusterConnection.None, log: null, cancellationToken: timeout.Token);
 
         Assert.Single(result.RateSearches!.Single().Probes);
         Assert.Empty(ReportCharts.For(result));
@@ -304,8 +305,8 @@ public partial class ChartRenderingTests
             .Rates(2_000).Duration(TimeSpan.FromSeconds(2)).LoadWarmup(TimeSpan.FromMilliseconds(500)).Repeat(1).Build();
         var options = new RateSearchOptions { Goals = LatencyGoal.ParseList("p99<300ms"), StartRate = 2_000, MaxRate = 32_000, Precision = 0.25, AchievedTolerance = 0.05 };
         using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(2));
-        return await RateFinder.RunAsync(template, options, new BenchmarkRunner(new ClientRegistry([slow]), ClientConnection.None),
-            ClientConnection.None, log: null, cancellationToken: timeout.Token);
+        return await RateFinder.RunAsync(template, options, new BenchmarkRunner(new ClientRegistry([slow]), ClusterConnection.None),
+            ClusterConnection.None, log: null, cancellationToken: timeout.Token);
     }
 
     /// <summary>Writes each sample's report to a folder of its own, puts every chart file it wrote on one page with the

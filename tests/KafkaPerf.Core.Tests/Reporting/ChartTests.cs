@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Xml.Linq;
 using KafkaPerf.Clients;
+using KafkaPerf.Clusters;
 using KafkaPerf.Measurement;
 using KafkaPerf.Reporting;
 using KafkaPerf.Reporting.Charts;
@@ -23,7 +24,7 @@ public partial class ChartTests
         var plan = new KafkaPerf.Plans.BenchmarkPlanBuilder().Clients("inmemory", "other").Scenarios(ScenarioKind.Produce).PayloadSizes(100)
             .Rates(2_000).Duration(TimeSpan.FromMilliseconds(300)).LoadWarmup(TimeSpan.FromMilliseconds(100)).Repeat(2).Build();
 
-        var result = await new KafkaPerf.Running.BenchmarkRunner(registry, ClientConnection.None)
+        var result = await new KafkaPerf.Running.BenchmarkRunner(registry, ClusterConnection.None)
             .RunAsync(plan, cancellationToken: TestContext.Current.CancellationToken);
         var names = ReportCharts.For(result).Select(c => c.Name).ToList();
         var markdown = new StringWriter();
@@ -51,7 +52,7 @@ public partial class ChartTests
         var registry = new ClientRegistry([new KafkaPerf.Clients.InMemory.InMemoryClientFactory(new KafkaPerf.Clients.InMemory.InMemoryClientOptions { ReportsDeliveryLatency = true })]);
         var plan = new KafkaPerf.Plans.BenchmarkPlanBuilder().Clients("inmemory").Scenarios(ScenarioKind.Produce).PayloadSizes(100)
             .Rates(2_000).Duration(TimeSpan.FromMilliseconds(300)).LoadWarmup(TimeSpan.Zero).Repeat(2).Build();
-        var result = await new KafkaPerf.Running.BenchmarkRunner(registry, ClientConnection.None)
+        var result = await new KafkaPerf.Running.BenchmarkRunner(registry, ClusterConnection.None)
             .RunAsync(plan, cancellationToken: TestContext.Current.CancellationToken);
         static IntervalRecord Interval(int index, double length, long acknowledged) => new()
         {
@@ -76,7 +77,7 @@ public partial class ChartTests
         var registry = new ClientRegistry([new KafkaPerf.Clients.InMemory.InMemoryClientFactory(new KafkaPerf.Clients.InMemory.InMemoryClientOptions { ReportsDeliveryLatency = true })]);
         var plan = new KafkaPerf.Plans.BenchmarkPlanBuilder().Clients("inmemory").Scenarios(ScenarioKind.Produce).PayloadSizes(100)
             .Rates(2_000).Duration(TimeSpan.FromMilliseconds(300)).LoadWarmup(TimeSpan.Zero).Repeat(2).Build();
-        var result = await new KafkaPerf.Running.BenchmarkRunner(registry, ClientConnection.None)
+        var result = await new KafkaPerf.Running.BenchmarkRunner(registry, ClusterConnection.None)
             .RunAsync(plan, cancellationToken: TestContext.Current.CancellationToken);
         // The in-memory client says nothing of its own: no breakdown chart, only .NET's collections in the intervals.
         Assert.DoesNotContain(ReportCharts.For(result), c => c.Kind == ChartKind.Breakdown || c.Name.StartsWith("breakdown-time", StringComparison.Ordinal));
@@ -112,7 +113,7 @@ public partial class ChartTests
         var registry = new ClientRegistry([new KafkaPerf.Clients.InMemory.InMemoryClientFactory(new KafkaPerf.Clients.InMemory.InMemoryClientOptions { ReportsDeliveryLatency = true })]);
         var plan = new KafkaPerf.Plans.BenchmarkPlanBuilder().Clients("inmemory").Scenarios(ScenarioKind.Produce).PayloadSizes(100)
             .Rates(1_000, 2_000).Duration(TimeSpan.FromMilliseconds(300)).LoadWarmup(TimeSpan.Zero).Repeat(1).Build();
-        var result = await new KafkaPerf.Running.BenchmarkRunner(registry, ClientConnection.None)
+        var result = await new KafkaPerf.Running.BenchmarkRunner(registry, ClusterConnection.None)
             .RunAsync(plan, cancellationToken: TestContext.Current.CancellationToken);
 
         var charts = ReportCharts.For(result);

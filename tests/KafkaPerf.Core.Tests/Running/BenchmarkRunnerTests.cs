@@ -1,5 +1,6 @@
 using KafkaPerf.Clients;
 using KafkaPerf.Clients.InMemory;
+using KafkaPerf.Clusters;
 using KafkaPerf.Core.Tests.Clients;
 using KafkaPerf.Plans;
 using KafkaPerf.Reporting;
@@ -13,11 +14,11 @@ namespace KafkaPerf.Core.Tests.Running;
 public class BenchmarkRunnerTests
 {
     private static BenchmarkRunner Runner(params IBenchClientFactory[] factories) =>
-        new(new ClientRegistry(factories), ClientConnection.None);
+        new(new ClientRegistry(factories), ClusterConnection.None);
 
     /// <summary>A runner whose clients stand for clients of a cluster, at an address nothing checks.</summary>
     private static BenchmarkRunner ClusterRunner(params IBenchClientFactory[] factories) =>
-        new(new ClientRegistry(factories), new ClientConnection("cluster.invalid:9092"));
+        new(new ClientRegistry(factories), new ClusterConnection("cluster.invalid:9092"));
 
     [Fact]
     public async Task RunAsync_FactoryWarnsAboutSettings_OnceAcrossVariantsAndOnlyWhereItApplies()
@@ -245,7 +246,7 @@ public class BenchmarkRunnerTests
         var plan = new BenchmarkPlanBuilder().Clients("fast", "slow").Scenarios(ScenarioKind.Produce)
             .MessageCounts(20_000).PayloadSizes(100).Repeat(5).Build();
 
-        var result = await new BenchmarkRunner(new ClientRegistry([fast, slow]), ClientConnection.None, clock)
+        var result = await new BenchmarkRunner(new ClientRegistry([fast, slow]), ClusterConnection.None, clock)
             .RunAsync(plan, cancellationToken: TestRunContext.Current);
 
         var comparison = Assert.Single(result.Comparisons);
@@ -347,7 +348,7 @@ public class BenchmarkRunnerTests
     public async Task RunAsync_RatePlanOnAClusterStartedForIt_WarnsOnceUnlessTheClusterIsWarmedUp()
     {
         var a = new TestClientFactory(new InMemoryClientOptions { Name = "a" }) { RequiresBroker = true };
-        var started = new ClientConnection("cluster.invalid:9092") { Ephemeral = true, BrokerName = "the embedded cluster" };
+        var started = new ClusterConnection("cluster.invalid:9092") { Ephemeral = true, BrokerName = "the embedded cluster" };
         BenchmarkPlan Plan(TimeSpan clusterWarmup) => new BenchmarkPlanBuilder().Clients("a").Scenarios(ScenarioKind.Produce).PayloadSizes(10)
             .Rates(1_000).Duration(TimeSpan.FromMilliseconds(200)).Repeat(1).ClusterWarmup(clusterWarmup).Build();
         const string Cold = "The embedded cluster was started for this plan and has not served any load yet";

@@ -1,5 +1,6 @@
 using KafkaPerf.Clients;
 using KafkaPerf.Clients.InMemory;
+using KafkaPerf.Clusters;
 using KafkaPerf.Plans;
 using KafkaPerf.Running;
 using KafkaPerf.Scenarios;
@@ -124,7 +125,7 @@ public sealed class ClusterReadinessRunTests
             .Faults(["kill:leader@1s"]).Build();
 
     private static BenchmarkRunner Runner(IBenchClientFactory factory, Readiness readiness, IFaultInjector? faults = null) =>
-        new(new ClientRegistry([factory]), new ClientConnection("cluster.invalid:9092") { Readiness = readiness, Faults = faults, Brokers = 3 });
+        new(new ClientRegistry([factory]), new ClusterConnection("cluster.invalid:9092") { Readiness = readiness, Faults = faults, Brokers = 3 });
 
     /// <summary>What happened, in order, by topic.</summary>
     private sealed class Log
@@ -173,7 +174,7 @@ public sealed class ClusterReadinessRunTests
 
         public bool RequiresBroker => true;
 
-        public IBenchClient Create(ClientConnection connection) => new Client(_inner.Create(connection), log);
+        public IBenchClient Create(KafkaEndpoint endpoint) => new Client(_inner.Create(endpoint), log);
 
         private sealed class Client(IBenchClient inner, Log log) : IBenchClient
         {

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using KafkaPerf.Clients;
 using KafkaPerf.Clients.InMemory;
+using KafkaPerf.Clusters;
 using KafkaPerf.Core.Tests.Clients;
 using KafkaPerf.Plans;
 using KafkaPerf.Reporting;
@@ -23,7 +24,7 @@ public class FaultTests
         var a = new TestClientFactory(new InMemoryClientOptions { Name = "a" }) { SilentFromProducer = 2 };
         var watch = Stopwatch.StartNew();
 
-        var result = await new BenchmarkRunner(new ClientRegistry([a]), ClientConnection.None).RunAsync(Plan(repeat: 2), cancellationToken: TestRunContext.Current);
+        var result = await new BenchmarkRunner(new ClientRegistry([a]), ClusterConnection.None).RunAsync(Plan(repeat: 2), cancellationToken: TestRunContext.Current);
 
         Assert.True(watch.Elapsed < TimeSpan.FromSeconds(10), $"took {watch.Elapsed}");
         Assert.True(result.Runs[0].Succeeded, result.Runs[0].Error);
@@ -41,7 +42,7 @@ public class FaultTests
             SilentFromProducer = 2,
             OnSilence = () => exited.TrySetResult(new BrokerExit("the embedded broker exited (killed by SIGKILL)", "/logs/broker.log")),
         };
-        var connection = ClientConnection.None with { BrokerExited = exited.Task };
+        var connection = ClusterConnection.None with { BrokerExited = exited.Task };
         var sink = new RecordingSink();
         var watch = Stopwatch.StartNew();
 
@@ -68,7 +69,7 @@ public class FaultTests
     {
         var a = new TestClientFactory(new InMemoryClientOptions { Name = "a" }) { SilentFromProducer = 2 };
         int asked = 0;
-        var connection = new ClientConnection("cluster:9092")
+        var connection = new ClusterConnection("cluster:9092")
         {
             CheckReachable = (_, _) =>
             {
@@ -96,7 +97,7 @@ public class FaultTests
         var a = new TestClientFactory(new InMemoryClientOptions { Name = "a" }) { SilentFromProducer = 2 };
         int asked = 0;
         // Down for the first question, up from the second (500 ms later).
-        var connection = new ClientConnection("cluster:9092")
+        var connection = new ClusterConnection("cluster:9092")
         {
             CheckReachable = (_, _) => Task.FromResult<string?>(Interlocked.Increment(ref asked) == 1 ? "Local: Broker transport failure" : null),
         };
@@ -124,7 +125,7 @@ public class FaultTests
         };
         var watch = Stopwatch.StartNew();
 
-        var result = await new BenchmarkRunner(new ClientRegistry([silent]), ClientConnection.None).RunAsync(Plan(stallSeconds: 60), cancellationToken: cts.Token);
+        var result = await new BenchmarkRunner(new ClientRegistry([silent]), ClusterConnection.None).RunAsync(Plan(stallSeconds: 60), cancellationToken: cts.Token);
 
         Assert.True(watch.Elapsed < TimeSpan.FromSeconds(5), $"took {watch.Elapsed}: the stall timeout is 60 s");
         Assert.True(result.Cancelled);

@@ -1,5 +1,6 @@
 using KafkaPerf.Clients;
 using KafkaPerf.Clients.InMemory;
+using KafkaPerf.Clusters;
 using KafkaPerf.Core.Tests.Clients;
 using KafkaPerf.Core.Tests.Scenarios.Load;
 using KafkaPerf.Measurement;
@@ -75,8 +76,8 @@ public class RateSearchTests
             .Rates(1_000).Duration(TimeSpan.FromMilliseconds(300)).LoadWarmup(TimeSpan.Zero).Repeat(1).Build();
         var options = new RateSearchOptions { Goals = LatencyGoal.ParseList("p99<20ms"), StartRate = 1_000 };
 
-        var result = await RateFinder.RunAsync(template, options, new BenchmarkRunner(new ClientRegistry([silent]), ClientConnection.None),
-            ClientConnection.None, log: null, cancellationToken: new CancellationTokenSource(TimeSpan.FromMinutes(1)).Token);
+        var result = await RateFinder.RunAsync(template, options, new BenchmarkRunner(new ClientRegistry([silent]), ClusterConnection.None),
+            ClusterConnection.None, log: null, cancellationToken: new CancellationTokenSource(TimeSpan.FromMinutes(1)).Token);
 
         var search = Assert.Single(result.RateSearches!);
         var probe = Assert.Single(search.Probes);
@@ -90,7 +91,7 @@ public class RateSearchTests
     {
         static TestClientFactory Client(string name) => new(new InMemoryClientOptions { Name = name, ReportsDeliveryLatency = true }) { RequiresBroker = true };
         var (a, b) = (Client("a"), Client("b"));
-        var started = new ClientConnection("cluster.invalid:9092") { Ephemeral = true, BrokerName = "the embedded cluster" };
+        var started = new ClusterConnection("cluster.invalid:9092") { Ephemeral = true, BrokerName = "the embedded cluster" };
         BenchmarkPlan Template(TimeSpan clusterWarmup) => new BenchmarkPlanBuilder().Clients("a", "b").Scenarios(ScenarioKind.Produce).PayloadSizes(100)
             .Rates(1_000).Duration(TimeSpan.FromMilliseconds(300)).LoadWarmup(TimeSpan.Zero).Repeat(1).ClusterWarmup(clusterWarmup).Build();
         // Loose criteria (what is asserted is not the rates): short probes on a busy machine miss 1 % of their rate.
@@ -134,8 +135,8 @@ public class RateSearchTests
         var options = new RateSearchOptions { Goals = LatencyGoal.ParseList("p99<300ms"), StartRate = 500, MaxRate = 64_000, Precision = 0.10, AchievedTolerance = 0.05 };
         var log = new StringWriter();
 
-        var result = await RateFinder.RunAsync(template, options, new BenchmarkRunner(new ClientRegistry([slow]), ClientConnection.None),
-            ClientConnection.None, log, cancellationToken: new CancellationTokenSource(TimeSpan.FromMinutes(2)).Token);
+        var result = await RateFinder.RunAsync(template, options, new BenchmarkRunner(new ClientRegistry([slow]), ClusterConnection.None),
+            ClusterConnection.None, log, cancellationToken: new CancellationTokenSource(TimeSpan.FromMinutes(2)).Token);
 
         var search = Assert.Single(result.RateSearches!);
         Assert.NotNull(search.LowestFailed);
@@ -161,8 +162,8 @@ public class RateSearchTests
             .Rates(1_000).Duration(TimeSpan.FromMilliseconds(300)).LoadWarmup(TimeSpan.Zero).Repeat(1).Build();
         var options = new RateSearchOptions { Goals = LatencyGoal.ParseList("p99<10s"), StartRate = 1_000, MaxRate = 4_000, MaxProbes = 3, AchievedTolerance = 0.5 };
 
-        var result = await RateFinder.RunAsync(template, options, new BenchmarkRunner(new ClientRegistry([fast, slow]), ClientConnection.None),
-            ClientConnection.None, null, cancellationToken: new CancellationTokenSource(TimeSpan.FromMinutes(1)).Token);
+        var result = await RateFinder.RunAsync(template, options, new BenchmarkRunner(new ClientRegistry([fast, slow]), ClusterConnection.None),
+            ClusterConnection.None, null, cancellationToken: new CancellationTokenSource(TimeSpan.FromMinutes(1)).Token);
 
         Assert.True(result.Plan.Rates.Count > result.RateSearches!.Max(s => s.Probes.Count), string.Join(", ", result.Plan.Rates));
         Assert.Equal(result.Runs.Count, result.Plan.TotalRuns);

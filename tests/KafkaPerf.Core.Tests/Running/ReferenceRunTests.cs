@@ -1,5 +1,6 @@
 using KafkaPerf.Clients;
 using KafkaPerf.Clients.InMemory;
+using KafkaPerf.Clusters;
 using KafkaPerf.Plans;
 using KafkaPerf.Running;
 using KafkaPerf.Scenarios;
@@ -21,8 +22,8 @@ public class ReferenceRunTests
 
         public bool RequiresBroker => false;
 
-        public IBenchClient Create(ClientConnection connection) =>
-            new Tool(new InMemoryClientFactory(new InMemoryClientOptions { Name = Name }).Create(connection), Runs);
+        public IBenchClient Create(KafkaEndpoint endpoint) =>
+            new Tool(new InMemoryClientFactory(new InMemoryClientOptions { Name = Name }).Create(endpoint), Runs);
     }
 
     private sealed class Tool(IBenchClient topics, List<(ScenarioKind, string, long, int)> runs) : IReferenceClient
@@ -69,7 +70,7 @@ public class ReferenceRunTests
     public async Task RunAsync_ReferenceRunsItsCellsInTheBalancedOrderAndIsCompared()
     {
         var tool = new ToolFactory();
-        var runner = new BenchmarkRunner(new ClientRegistry([new InMemoryClientFactory(new InMemoryClientOptions()), tool]), ClientConnection.None);
+        var runner = new BenchmarkRunner(new ClientRegistry([new InMemoryClientFactory(new InMemoryClientOptions()), tool]), ClusterConnection.None);
 
         var result = await runner.RunAsync(Plan(), cancellationToken: TestRunContext.Current);
 
@@ -90,7 +91,7 @@ public class ReferenceRunTests
     public void Validate_ReferenceAsClientOrClientAsReference_SaysWhereItBelongs()
     {
         var registry = new ClientRegistry([new InMemoryClientFactory(new InMemoryClientOptions()), new ToolFactory()]);
-        var runner = new BenchmarkRunner(registry, ClientConnection.None);
+        var runner = new BenchmarkRunner(registry, ClusterConnection.None);
         BenchmarkPlan Build(string client, string reference) =>
             new BenchmarkPlanBuilder().Clients(client).References(reference).Scenarios(ScenarioKind.Produce).MessageCounts(1).PayloadSizes(1).Build();
 

@@ -12,7 +12,7 @@ public class ConsumeScenarioTests
     {
         // 400 ms of CPU before the partition is assigned (what a group join costs some clients), then 1 000 records.
         var factory = new TestClientFactory(new InMemoryClientOptions { Name = "joining" }) { JoinCpu = TimeSpan.FromMilliseconds(400) };
-        await using var client = factory.Create(ClientConnection.None);
+        await using var client = factory.Create(KafkaEndpoint.None);
         await client.CreateTopicAsync(new TopicSpec("t"), default);
 
         var run = Scenario.Consume.Run(new ScenarioContext

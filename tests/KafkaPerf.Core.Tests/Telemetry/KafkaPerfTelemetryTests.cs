@@ -1,3 +1,4 @@
+using KafkaPerf.Clusters;
 using KafkaPerf.Core.Tests.Clients;
 using System.Collections.Concurrent;
 using System.Diagnostics;
@@ -47,7 +48,7 @@ public class KafkaPerfTelemetryTests
         ActivitySource.AddActivityListener(tracing);
         var plan = new BenchmarkPlanBuilder().Clients(Client).Scenarios(ScenarioKind.Produce, ScenarioKind.Roundtrip)
             .MessageCounts(1_000).PayloadSizes(10, 100).Repeat(2).Build();
-        var runner = new BenchmarkRunner(new ClientRegistry([new InMemoryClientFactory(new InMemoryClientOptions { Name = Client })]), ClientConnection.None);
+        var runner = new BenchmarkRunner(new ClientRegistry([new InMemoryClientFactory(new InMemoryClientOptions { Name = Client })]), ClusterConnection.None);
 
         var result = await runner.RunAsync(plan, cancellationToken: TestRunContext.Current);
 
@@ -122,7 +123,7 @@ public class KafkaPerfTelemetryTests
         var plan = new BenchmarkPlanBuilder().Clients(Warming).Scenarios(ScenarioKind.Produce).MessageCounts(100).PayloadSizes(10)
             .Repeat(1).Warmup(false).ClusterWarmup(TimeSpan.FromMilliseconds(200)).Build();
         var runner = new BenchmarkRunner(new ClientRegistry([new TestClientFactory(new InMemoryClientOptions { Name = Warming }) { RequiresBroker = true }]),
-            new ClientConnection("cluster.invalid:9092"));
+            new ClusterConnection("cluster.invalid:9092"));
 
         var result = await runner.RunAsync(plan, cancellationToken: TestRunContext.Current);
 
@@ -149,7 +150,7 @@ public class KafkaPerfTelemetryTests
         const string Name = Client + "-secret";
         var plan = new BenchmarkPlanBuilder().Clients(Name).Scenarios(ScenarioKind.Produce).MessageCounts(100).PayloadSizes(10).Repeat(1)
             .Override(Name, "sasl.password", Secret).Build();
-        var runner = new BenchmarkRunner(new ClientRegistry([new InMemoryClientFactory(new InMemoryClientOptions { Name = Name })]), ClientConnection.None);
+        var runner = new BenchmarkRunner(new ClientRegistry([new InMemoryClientFactory(new InMemoryClientOptions { Name = Name })]), ClusterConnection.None);
 
         await runner.RunAsync(plan, cancellationToken: TestRunContext.Current);
 

@@ -1,3 +1,4 @@
+
 namespace KafkaPerf.Clients.InMemory;
 
 /// <summary>Creates <see cref="InMemoryClient"/> instances.</summary>
@@ -21,5 +22,5 @@ public sealed class InMemoryClientFactory(InMemoryClientOptions options) : IBenc
     public string? DescribeLibrary() => $"KafkaPerf {ClientContract.Release} (no Kafka)";
 
     /// <inheritdoc />
-    public IBenchClient Create(ClientConnection connection) => new InMemoryClient(options);
+    public IBenchClient Create(KafkaEndpoint endpoint) => new InMemoryClient(options);
 }

@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using KafkaPerf.Clients;
+using KafkaPerf.Clusters;
 using KafkaPerf.Plans;
 using KafkaPerf.Scenarios;
 
@@ -16,7 +17,7 @@ internal static class FaultHealing
     /// knows the run's topic, its groups' coordinator answers); the record gets the time both took.</summary>
     /// <param name="usesCluster">Whether the run's client uses the Kafka cluster (its topic is there to ask about).</param>
     /// <returns>The record, and why the plan must stop when the cluster could not be healed.</returns>
-    internal static async Task<(RunRecord Record, string? AbortReason)> HealAfterAsync(ClientConnection connection, BenchmarkPlan plan, RunRecord record,
+    internal static async Task<(RunRecord Record, string? AbortReason)> HealAfterAsync(ClusterConnection connection, BenchmarkPlan plan, RunRecord record,
         bool usesCluster, CancellationToken cancellationToken)
     {
         if (connection.Faults is not { } injector) return (record, null);
@@ -38,7 +39,7 @@ internal static class FaultHealing
 
     /// <summary>Checks (and heals) the cluster before the plan's first run with faults.</summary>
     /// <returns>Why the plan must not start; <see langword="null"/> when the cluster is whole.</returns>
-    internal static async Task<string?> CheckBeforeAsync(ClientConnection connection, BenchmarkPlan plan, CancellationToken cancellationToken)
+    internal static async Task<string?> CheckBeforeAsync(ClusterConnection connection, BenchmarkPlan plan, CancellationToken cancellationToken)
     {
         if (connection.Faults is not { } injector) return null;
         var damage = await injector.HealAsync(Timeout(plan), cancellationToken);

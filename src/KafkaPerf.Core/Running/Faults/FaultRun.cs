@@ -1,4 +1,5 @@
 using KafkaPerf.Clients;
+using KafkaPerf.Clusters;
 using KafkaPerf.Measurement;
 using KafkaPerf.Plans;
 using KafkaPerf.Scenarios;
@@ -35,7 +36,7 @@ internal sealed class FaultRun : IDisposable
 
     /// <summary>The faults of a measured run at a rate, ready to start; <see langword="null"/> for a run without (a
     /// warm-up run has none: it warms the client up, as in any plan).</summary>
-    internal static FaultRun? For(BenchmarkPlan plan, RunDescriptor run, ClientConnection connection, IClock clock)
+    internal static FaultRun? For(BenchmarkPlan plan, RunDescriptor run, ClusterConnection connection, IClock clock)
     {
         if (plan.Faults.Count == 0 || run.IsWarmup || connection.Faults is not { } injector || plan.LoadOf(run.Cell) is not { } load) return null;
         // The series may go on after the last record is due, while the backlog drains: up to the stall timeout and more.

@@ -2,6 +2,7 @@ using System.Diagnostics;
 using HdrHistogram;
 using HdrHistogram.Utilities;
 using KafkaPerf.Clients;
+using KafkaPerf.Clusters;
 using KafkaPerf.Measurement;
 
 namespace KafkaPerf.Scenarios.Load;

@@ -1,5 +1,6 @@
 using HdrHistogram;
 using KafkaPerf.Clients;
+using KafkaPerf.Clusters;
 using KafkaPerf.Measurement;
 
 namespace KafkaPerf.Scenarios.Load;

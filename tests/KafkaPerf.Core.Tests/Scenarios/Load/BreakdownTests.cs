@@ -1,5 +1,6 @@
 using KafkaPerf.Clients;
 using KafkaPerf.Clients.InMemory;
+using KafkaPerf.Clusters;
 using KafkaPerf.Measurement;
 using KafkaPerf.Scenarios;
 using KafkaPerf.Scenarios.Load;

@@ -1,11 +1,11 @@
-namespace KafkaPerf.Clients;
+namespace KafkaPerf.Clusters;
 
 /// <summary>
 /// Whether a cluster can serve a run before any client touches it: every broker it lists answers metadata with the run's
 /// topic, its partitions and their leaders, and the coordinator of each of the run's consumer groups answers. Creating a
 /// topic returns once the controller has it; the other brokers learn it a moment later, and a consumer bootstrapped at one
 /// that has not learned it yet fails with "Subscribed topic not available". Owned by the connection
-/// (<see cref="ClientConnection.Readiness"/>), so that every client is measured on a cluster readied the same way.
+/// (<see cref="ClusterConnection.Readiness"/>), so that every client is measured on a cluster readied the same way.
 /// </summary>
 /// <remarks>Called outside every timed section: after a run's topic is created and after a fault is healed.</remarks>
 public interface IClusterReadiness

@@ -1,12 +1,16 @@
-namespace KafkaPerf.Clients;
+using KafkaPerf.Clients;
 
-/// <summary>Where clients connect.</summary>
+namespace KafkaPerf.Clusters;
+
+/// <summary>The cluster as the runner sees it: where clients connect, and what the runner alone may do with the cluster
+/// (inject faults, probe its brokers, wait for readiness, watch a broker process end). Clients get only its
+/// <see cref="Endpoint"/>.</summary>
 /// <param name="BootstrapServers">Kafka bootstrap servers (<c>host:port,…</c>); <see langword="null"/> for clients that need no broker.</param>
 /// <param name="BrokerVersion">The broker's version when known, for the result's environment.</param>
-public sealed record ClientConnection(string? BootstrapServers, string? BrokerVersion = null)
+public sealed record ClusterConnection(string? BootstrapServers, string? BrokerVersion = null)
 {
     /// <summary>No broker: only clients such as <c>inmemory</c> can run.</summary>
-    public static ClientConnection None { get; } = new((string?)null);
+    public static ClusterConnection None { get; } = new((string?)null);
 
     /// <summary>How the broker came to be, e.g. <c>embedded, started in 3.4 s</c> or <c>external</c>.</summary>
     public string? BrokerDescription { get; init; }
@@ -55,4 +59,7 @@ public sealed record ClientConnection(string? BootstrapServers, string? BrokerVe
     /// <summary>The longest a client's wait may last without progress (connecting, metadata, admin requests, closing);
     /// the runner sets the plan's.</summary>
     public TimeSpan StallTimeout { get; init; } = TimeSpan.FromSeconds(30);
+
+    /// <summary>What a client factory is given: bootstrap servers, security and the stall timeout, nothing else.</summary>
+    public KafkaEndpoint Endpoint => new(BootstrapServers) { Security = Security, StallTimeout = StallTimeout };
 }

@@ -1,10 +1,10 @@
 using KafkaPerf.Measurement;
 
-namespace KafkaPerf.Clients;
+namespace KafkaPerf.Clusters;
 
 /// <summary>
 /// Reads where the broker's time went from the broker's own request metrics and its runtime's collections, interval by
-/// interval: <see cref="ClientConnection.BrokerBreakdown"/> of a broker KafkaPerf can ask (the embedded one). Each run
+/// interval: <see cref="ClusterConnection.BrokerBreakdown"/> of a broker KafkaPerf can ask (the embedded one). Each run
 /// that records a breakdown starts a count of its own, so that runs at the same time do not take each other's figures.
 /// </summary>
 public interface IBrokerBreakdown

@@ -1,8 +1,8 @@
-namespace KafkaPerf.Clients;
+namespace KafkaPerf.Clusters;
 
 /// <summary>
 /// What can be read about the broker itself: its process's CPU time and the bytes a topic takes on disk. The embedded
-/// broker has one (<see cref="ClientConnection.BrokerProbe"/>); an external cluster and the in-memory client have none,
+/// broker has one (<see cref="ClusterConnection.BrokerProbe"/>); an external cluster and the in-memory client have none,
 /// so their runs record no broker figures.
 /// </summary>
 /// <remarks>Called outside timed sections only (before, after, and before the run's topic is deleted); it may allocate

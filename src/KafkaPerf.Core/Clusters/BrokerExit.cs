@@ -1,4 +1,4 @@
-namespace KafkaPerf.Clients;
+namespace KafkaPerf.Clusters;
 
 /// <summary>How a broker process the plan started has ended.</summary>
 /// <param name="What">E.g. <c>the embedded broker exited (killed by SIGKILL)</c>.</param>

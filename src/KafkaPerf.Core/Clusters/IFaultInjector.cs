@@ -1,9 +1,11 @@
-namespace KafkaPerf.Clients;
+using KafkaPerf.Clients;
+
+namespace KafkaPerf.Clusters;
 
 /// <summary>
 /// What a cluster can do to itself for a failover study: the adapters implement it for the embedded cluster (every fault
 /// kind) and for a cluster KafkaPerf did not start (<see cref="FaultKind.Exec"/> only), and set it on
-/// <see cref="ClientConnection.Faults"/>.
+/// <see cref="ClusterConnection.Faults"/>.
 /// </summary>
 public interface IFaultInjector
 {
