@@ -11,7 +11,7 @@ namespace KafkaPerf.Adapters.Confluent;
 /// </summary>
 /// <remarks>Each task's continuation reports the delivery and opens the window for the next send; Confluent.Kafka
 /// completes the tasks asynchronously (on the thread pool), as an <c>await</c> resumes.</remarks>
-internal sealed class ConfluentAsyncProducer : IBenchProducer, IClientBreakdown
+internal sealed class ConfluentAsyncProducer : ConfluentProducerBase
 {
     /// <summary>The <c>-X</c> key of the window (records in flight); not a librdkafka setting.</summary>
     public const string WindowKey = "window";
@@ -23,29 +23,26 @@ internal sealed class ConfluentAsyncProducer : IBenchProducer, IClientBreakdown
     /// (docs/BENCHMARKS.md).</remarks>
     public const int DefaultWindow = 100_000;
 
-    private static readonly TimeSpan FlushStep = TimeSpan.FromMilliseconds(1);
-
     /// <summary>How long a send waits for deliveries when librdkafka's queue is full, as <c>confluent</c>'s does.</summary>
     private static readonly TimeSpan QueueFullWait = TimeSpan.FromMilliseconds(5);
 
-    private readonly IProducer<long, byte[]> _producer;
     private readonly string _topic;
     private readonly SemaphoreSlim _window;
     private readonly int _windowSize;
     private readonly Action<Task<DeliveryResult<long, byte[]>>> _completed;
-    private readonly CancellationToken _cancellation;
-    private readonly TimeSpan _transactionTimeout;
     private ReadOnlyMemory<byte> _value;
     private byte[] _array = [];
     private readonly Headers? _headers;
     private readonly bool _idInValue;
-    private readonly LibrdkafkaStatistics? _statistics;
 
     public ConfluentAsyncProducer(ProducerSpec spec, IDeliverySink sink, string bootstrap, KafkaSecurity security, LibrdkafkaBinding binding, TimeSpan metadataTimeout, int window)
+        // Confluent.Kafka's own Int64 serializer, as application code has it; the workload's keys when a run sets them.
+        : base(spec, ConfluentSettings.Producer(bootstrap, spec.Settings, styleDefaults: true, security), binding, metadataTimeout, builder =>
+        {
+            if (spec.Settings.HasWorkload) builder.SetKeySerializer(new ConfluentWorkload.KeySerializer(RecordKeys.For(spec.Settings)));
+        })
     {
-        var settings = ConfluentSettings.Producer(bootstrap, spec.Settings, styleDefaults: true, security);
         _topic = spec.Topic;
-        _cancellation = spec.Cancellation;
         _windowSize = window;
         _window = new SemaphoreSlim(window, window);
         _completed = task =>
@@ -55,35 +52,11 @@ internal sealed class ConfluentAsyncProducer : IBenchProducer, IClientBreakdown
             else sink.OnDeliveryFailed(long.MinValue, task.Exception?.InnerException?.Message ?? "ProduceAsync was cancelled");
             _window.Release();
         };
-        // Confluent.Kafka's own Int64 serializer, as application code has it; the workload's keys when a run sets them.
-        if (spec.Statistics)
-        {
-            _statistics = new LibrdkafkaStatistics();
-            LibrdkafkaStatistics.Enable(settings);
-        }
-        var builder = new ProducerBuilder<long, byte[]>(settings).SetLogHandler(static (_, _) => { });
-        if (_statistics is not null) builder.SetStatisticsHandler((_, json) => _statistics.OnStatistics(json));
-        if (spec.Settings.HasWorkload) builder.SetKeySerializer(new ConfluentWorkload.KeySerializer(RecordKeys.For(spec.Settings)));
         _headers = ConfluentWorkload.HeadersOf(spec.Settings);
         _idInValue = spec.Settings.IdInValue;
-        _producer = builder.Build();
-        _transactionTimeout = spec.StallTimeout;
-        if (spec.Settings.TransactionRecords is not null) ConfluentWorkload.InitTransactions(_producer, spec.StallTimeout);
-        EffectiveConfig = ConfluentClient.PrepareProducer(_producer, binding, settings, spec.Topic, metadataTimeout);
     }
 
-    public IReadOnlyDictionary<string, string> EffectiveConfig { get; }
-
-    public ClientBreakdown ReadBreakdown() => _statistics?.ReadBreakdown() ?? default;
-
-    public void BeginTransaction() => _producer.BeginTransaction();
-
-    // Bounded by the stall timeout (librdkafka's transactional calls take a timeout, not a token).
-    public void CommitTransaction(CancellationToken cancellationToken) => _producer.CommitTransaction(_transactionTimeout);
-
-    public void AbortTransaction(CancellationToken cancellationToken) => _producer.AbortTransaction(_transactionTimeout);
-
-    public void Send(long key, ReadOnlyMemory<byte> value)
+    public override void Send(long key, ReadOnlyMemory<byte> value)
     {
         if (!value.Equals(_value))
         {
@@ -95,19 +68,19 @@ internal sealed class ConfluentAsyncProducer : IBenchProducer, IClientBreakdown
             // The one part of the value that changes from record to record (ProduceAsync has copied the last one).
             value.Span[..RecordKeys.IdBytes].CopyTo(_array);
         }
-        _window.Wait(_cancellation);
+        _window.Wait(Cancellation);
         Task<DeliveryResult<long, byte[]>> task;
         try
         {
             while (true)
             {
-                task = _producer.ProduceAsync(_topic, new Message<long, byte[]> { Key = key, Value = _array, Headers = _headers }, CancellationToken.None);
+                task = Producer.ProduceAsync(_topic, new Message<long, byte[]> { Key = key, Value = _array, Headers = _headers }, CancellationToken.None);
                 // A window larger than librdkafka's queue (queue.buffering.max.messages, or .kbytes: 100 000 records of
                 // 10 KB are about its 1 GiB) fills it: ProduceAsync then returns a task already failed with "Local:
                 // Queue full". Application code waits for deliveries and sends again, as confluent's Produce does.
                 if (!task.IsFaulted || task.Exception!.InnerException is not ProduceException<long, byte[]> { Error.Code: ErrorCode.Local_QueueFull })
                     break;
-                _cancellation.ThrowIfCancellationRequested();
+                Cancellation.ThrowIfCancellationRequested();
                 Thread.Sleep(QueueFullWait);
             }
         }
@@ -119,21 +92,17 @@ internal sealed class ConfluentAsyncProducer : IBenchProducer, IClientBreakdown
         task.ContinueWith(_completed, CancellationToken.None, TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
     }
 
-    public void Flush(CancellationToken cancellationToken)
+    public override void Flush(CancellationToken cancellationToken)
     {
-        while (_producer.Flush(FlushStep) > 0)
-        {
-            cancellationToken.ThrowIfCancellationRequested();
-            _cancellation.ThrowIfCancellationRequested();
-        }
+        base.Flush(cancellationToken);
         // The last continuations may still be queued on the thread pool: wait until every send's window slot is back.
-        for (int i = 0; i < _windowSize; i++) _window.Wait(_cancellation);
+        for (int i = 0; i < _windowSize; i++) _window.Wait(Cancellation);
         _window.Release(_windowSize);
     }
 
-    public void Dispose()
+    public override void Dispose()
     {
-        _producer.Dispose();
+        base.Dispose();
         _window.Dispose();
     }
 
