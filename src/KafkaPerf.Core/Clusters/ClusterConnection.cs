@@ -60,6 +60,9 @@ public sealed record ClusterConnection(string? BootstrapServers, string? BrokerV
     /// the runner sets the plan's.</summary>
     public TimeSpan StallTimeout { get; init; } = TimeSpan.FromSeconds(30);
 
+    /// <summary>What the plan's checks are given.</summary>
+    internal ClusterFacts Facts => new(!string.IsNullOrWhiteSpace(BootstrapServers), Brokers, Ephemeral, BrokerName, Faults is { } faults ? faults.Refuse : null);
+
     /// <summary>What a client factory is given: bootstrap servers, security and the stall timeout, nothing else.</summary>
     public KafkaEndpoint Endpoint => new(BootstrapServers) { Security = Security, StallTimeout = StallTimeout };
 }

@@ -63,10 +63,10 @@ internal static class FaultChecks
 
     /// <summary>What the cluster cannot do of the plan's faults (a plan on workers is refused its faults before:
     /// <c>PlanChecks.WorkerErrors</c>).</summary>
-    internal static IEnumerable<string> ClusterErrors(BenchmarkPlan plan, ClusterConnection connection)
+    internal static IEnumerable<string> ClusterErrors(BenchmarkPlan plan, ClusterFacts cluster)
     {
         if (plan.Faults.Count == 0) yield break;
-        if (connection.Faults is not { } injector)
+        if (cluster.RefuseFault is not { } refuse)
         {
             yield return "--fault needs a Kafka cluster that KafkaPerf reaches: run on the embedded cluster (--brokers 3) or --bootstrap with exec@10s:COMMAND.";
             yield break;
@@ -75,14 +75,14 @@ internal static class FaultChecks
         bool refused = false;
         foreach (var fault in faults)
         {
-            if (injector.Refuse(fault) is not { } refusal) continue;
+            if (refuse(fault) is not { } refusal) continue;
             refused = true;
             yield return refusal;
         }
         if (refused) yield break;
         // A moment with a majority of the controllers down leaves the cluster unable to elect anything (a cluster of
         // unknown size is not judged).
-        if (connection.Brokers is not { } brokers) yield break;
+        if (cluster.Brokers is not { } brokers) yield break;
         int controllers = Math.Min(brokers, 3);
         bool OnController(FaultSpec f) => f.Target != FaultTarget.Node || f.Node <= controllers;
         var down = faults.Where(f => f.TakesNodeDown && OnController(f)).ToList();

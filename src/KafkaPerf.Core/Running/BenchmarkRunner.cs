@@ -39,7 +39,7 @@ public sealed class BenchmarkRunner
         ArgumentNullException.ThrowIfNull(connection);
         _registry = registry;
         _connection = connection;
-        _checks = new PlanChecks(registry, connection);
+        _checks = new PlanChecks(registry, connection.Facts);
         _runs = new RunExecutor(connection, clock ?? StopwatchClock.Instance, UsesCluster);
     }
 
@@ -50,15 +50,10 @@ public sealed class BenchmarkRunner
     /// (this process, or the workers of <see cref="Remote"/>) can run them.</summary>
     /// <param name="plan">The plan.</param>
     /// <returns>Findings; empty when the plan can run here.</returns>
-    public IReadOnlyList<ValidationError> Validate(BenchmarkPlan plan) => Validate(plan, onWorkers: Remote is not null);
-
-    /// <summary>The one list of a plan's refusals: the session asks it before anything starts (knowing whether workers
-    /// will run the plan), the runner again before it runs.</summary>
-    internal IReadOnlyList<ValidationError> Validate(BenchmarkPlan plan, bool onWorkers)
+    public IReadOnlyList<ValidationError> Validate(BenchmarkPlan plan)
     {
         ArgumentNullException.ThrowIfNull(plan);
-        var where = onWorkers ? _checks.WorkerErrors(plan) : FaultChecks.ClusterErrors(plan, _connection);
-        return [.. _checks.Validate(plan), .. where.Select(e => new ValidationError(ValidationSeverity.Error, e))];
+        return _checks.All(plan, onWorkers: Remote is not null);
     }
 
     /// <summary>Receives what every run added to the result, before the next run starts (the CLI's checkpoint files);

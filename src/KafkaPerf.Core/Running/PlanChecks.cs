@@ -10,14 +10,25 @@ namespace KafkaPerf.Running;
 internal sealed class PlanChecks
 {
     private readonly ClientRegistry _registry;
-    private readonly ClusterConnection _connection;
+    private readonly ClusterFacts _cluster;
 
     /// <param name="registry">The clients plans may name.</param>
-    /// <param name="connection">Where clients connect.</param>
-    internal PlanChecks(ClientRegistry registry, ClusterConnection connection)
+    /// <param name="cluster">What is known of the cluster, started or not.</param>
+    internal PlanChecks(ClientRegistry registry, ClusterFacts cluster)
     {
         _registry = registry;
-        _connection = connection;
+        _cluster = cluster;
+    }
+
+    /// <summary>The one list of a plan's refusals: the session asks it before anything starts, knowing whether workers
+    /// will run the plan; the runner again before it runs.</summary>
+    /// <param name="plan">The plan.</param>
+    /// <param name="onWorkers">Whether workers run it (what they cannot run is refused) or this process (what the cluster
+    /// cannot do of its faults is).</param>
+    internal IReadOnlyList<ValidationError> All(BenchmarkPlan plan, bool onWorkers)
+    {
+        var where = onWorkers ? WorkerErrors(plan) : FaultChecks.ClusterErrors(plan, _cluster);
+        return [.. Validate(plan), .. where.Select(e => new ValidationError(ValidationSeverity.Error, e))];
     }
 
     /// <summary>Checks that every client of the plan is registered and has what it needs.</summary>
@@ -48,10 +59,10 @@ internal sealed class PlanChecks
             else if (!factory.Capabilities.HasFlag(ClientCapabilities.ShareGroups) && plan.SettingsVariants.Any(v => v.Group.IsShare()))
                 errors.Add(new ValidationError(ValidationSeverity.Error,
                     $"'{name}' has no share-group consumer (--group share): leave it out of this plan, or run it with --group classic."));
-            else if (factory.RequiresBroker && string.IsNullOrWhiteSpace(_connection.BootstrapServers))
+            else if (factory.RequiresBroker && !_cluster.HasBroker)
                 errors.Add(new ValidationError(ValidationSeverity.Error, $"Client '{name}' needs a Kafka broker: give one with --bootstrap host:port."));
         }
-        if (_connection.Brokers is { } brokers)
+        if (_cluster.Brokers is { } brokers)
         {
             int replicas = plan.ReplicationFactorFor(brokers);
             if (replicas > brokers)
@@ -93,8 +104,8 @@ internal sealed class PlanChecks
     /// <param name="servedLoad">Whether a plan of the same runner has already run on the cluster.</param>
     internal IEnumerable<string> ColdClusterWarning(BenchmarkPlan plan, IRemoteRuns? remote, bool servedLoad)
     {
-        if (plan.IsRate && _connection.Ephemeral && plan.ClusterWarmup == TimeSpan.Zero && remote is null && !servedLoad)
-            yield return $"{RunWarnings.Capitalized(_connection.BrokerName)} was started for this plan and has not served any load yet: the first cells' latency will "
+        if (plan.IsRate && _cluster.Ephemeral && plan.ClusterWarmup == TimeSpan.Zero && remote is null && !servedLoad)
+            yield return $"{RunWarnings.Capitalized(_cluster.BrokerName)} was started for this plan and has not served any load yet: the first cells' latency will "
                 + "be the cluster warming up, not their settings (at 2 000 msg/s, a new 3-broker cluster's first cell had p95 35 ms, its third 1 ms; a new "
                 + "broker's first cell 160-360 ms in two runs of three). Give --cluster-warmup a length to warm it up first (the command line's default: 30s for one broker, 90s for several).";
     }
