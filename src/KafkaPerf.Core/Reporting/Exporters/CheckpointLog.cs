@@ -42,13 +42,15 @@ public static class CheckpointLog
         return JsonSerializer.Serialize(rest with { FinishedAtUtc = rest.StartedAtUtc }, LineOptions);
     }
 
-    /// <summary>Appends one line and flushes it to the disk; creates the file when it is missing.</summary>
+    /// <summary>Appends one line, handed to the operating system before this returns (a killed process loses none of
+    /// it), and flushed to the disk when <paramref name="toDisk"/> says so; creates the file when it is missing.</summary>
     /// <param name="path">The lines file.</param>
     /// <param name="added">The runs added.</param>
     /// <param name="finishedAtUtc">When the checkpoint was taken.</param>
     /// <param name="restText">The rest of the result (<see cref="RestText"/>) when it changed since the last line; else
     /// <see langword="null"/>.</param>
-    public static void Append(string path, IReadOnlyList<RunRecord> added, DateTimeOffset finishedAtUtc, string? restText)
+    /// <param name="toDisk">Whether to wait until the disk holds it (against a crash of the machine itself).</param>
+    public static void Append(string path, IReadOnlyList<RunRecord> added, DateTimeOffset finishedAtUtc, string? restText, bool toDisk = true)
     {
         ArgumentNullException.ThrowIfNull(added);
         // The line is made whole in memory first: a write cut short can then leave only a last line without its end.
@@ -59,7 +61,7 @@ public static class CheckpointLog
         using var writer = new StreamWriter(stream, Utf8NoBom);
         writer.Write(line);
         writer.Flush();
-        stream.Flush(flushToDisk: true);
+        stream.Flush(flushToDisk: toDisk);
     }
 
     /// <summary>A checkpoint's JSON and the lines after it as one result: its runs, then every line's, with the rest of the
