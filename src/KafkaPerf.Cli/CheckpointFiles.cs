@@ -39,6 +39,13 @@ internal sealed class CheckpointFiles : IResultSink
     private int _rowsWritten;
     private bool _failedOver;
     private bool _closed;
+    private long _flushedToDisk;
+
+    /// <summary>How often a checkpoint waits for the disk. Every checkpoint is handed to the operating system before the
+    /// next run starts, so a killed process (even SIGKILL) loses nothing but the run in progress; only a crash of the
+    /// machine itself could lose the checkpoints of the last 2 s. Waiting for the disk after every run of a plan of many
+    /// short runs cost more as the files grew (docs/BENCHMARKS.md, bookkeeping per run with 2 000 runs).</summary>
+    private static readonly TimeSpan DiskFlushEvery = TimeSpan.FromSeconds(2);
 
     /// <summary>Prepares checkpoints; nothing is written before the first run starts.</summary>
     /// <param name="folder">The output folder.</param>
@@ -190,6 +197,8 @@ internal sealed class CheckpointFiles : IResultSink
 
     private void WriteIn(BenchmarkResult? whole)
     {
+        bool toDisk = whole is not null || System.Diagnostics.Stopwatch.GetElapsedTime(_flushedToDisk) >= DiskFlushEvery;
+        if (toDisk) _flushedToDisk = System.Diagnostics.Stopwatch.GetTimestamp();
         if (BaseName is null)
         {
             // The first checkpoint here: every run so far, summed up once.
@@ -207,25 +216,25 @@ internal sealed class CheckpointFiles : IResultSink
         {
             // What the run added, and the rest of the result only when it is not what the JSON or the last line said.
             var restText = CheckpointLog.RestText(_rest!);
-            CheckpointLog.Append(LinesPath, _runs[_runsSaved..], _rest!.FinishedAtUtc, restText == _restWritten ? null : restText);
+            CheckpointLog.Append(LinesPath, _runs[_runsSaved..], _rest!.FinishedAtUtc, restText == _restWritten ? null : restText, toDisk);
             _runsSaved = _runs.Count;
             _restWritten = restText;
         }
-        AppendCsv();
+        AppendCsv(toDisk);
     }
 
     /// <summary>Appends the CSV rows of the runs not written yet.</summary>
-    private void AppendCsv()
+    private void AppendCsv(bool toDisk)
     {
         if (!_keepCsv) return;
-        // Appended, so that a row once written stays even if a later write is cut short; flushed to the disk each time.
+        // Appended, so that a row once written stays even if a later write is cut short.
         bool header = !File.Exists(CsvPath);
         using var stream = new FileStream(CsvPath, header ? FileMode.CreateNew : FileMode.Append, FileAccess.Write, FileShare.Read);
         using var writer = new StreamWriter(stream, Utf8NoBom) { NewLine = "\n" };
         if (header) CsvExporter.WriteHeader(writer);
         for (int i = _rowsWritten; i < _runs.Count; i++) CsvExporter.WriteRow(_runs[i], writer);
         writer.Flush();
-        stream.Flush(flushToDisk: true);
+        stream.Flush(flushToDisk: toDisk);
         _rowsWritten = _runs.Count;
     }
 

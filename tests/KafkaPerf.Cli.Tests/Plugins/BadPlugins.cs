@@ -31,7 +31,7 @@ internal static class BadPlugins
     /// <summary>A plugin whose client is named like a built-in one.</summary>
     public static string NamedLikeABuiltIn(string folder) => Compile(folder, "Clash", Factory.Replace("CONSTRUCTOR", string.Empty).Replace("NAME", "confluent"));
 
-    /// <summary>A plugin built against a KafkaPerf.Core of another contract version: 9.0 (a future one), or 1.2 (whose
+    /// <summary>A plugin built against a KafkaPerf.Core of another contract version: 9.0 (a future one), or 1.0 (whose
     /// factory took the ClientConnection that 2.0 replaced).</summary>
     public static string OtherContract(string folder, string version = "9.0")
     {

@@ -113,7 +113,7 @@ public sealed class PluginTests(SamplePlugin sample) : IClassFixture<SamplePlugi
         { "throwing", "Creating BadFactory of '{0}' failed: InvalidOperationException: no licence key." },
         { "clash", "The plugin client 'confluent' from '{0}' has the name of a built-in client: rename it" },
         { "contract", "'{0}' was built against the client contract 9.0 (KafkaPerf.Core 9.0.0.0) and this KafkaPerf has {2}: build it again against this KafkaPerf's KafkaPerf.Core." },
-        { "contract-1", "'{0}' was built against the client contract 1.2 (KafkaPerf.Core 1.2.0.0) and this KafkaPerf has {2}: since 2.0 IBenchClientFactory.Create receives a KafkaEndpoint (bootstrap servers, security, stall timeout) instead of ClientConnection, whose faults, probes and broker watch are no longer a client's; change that parameter and build it again against this KafkaPerf's KafkaPerf.Core." },
+        { "contract-1", "'{0}' was built against the client contract 1.0 (KafkaPerf.Core 1.0.0.0) and this KafkaPerf has {2}: since 2.0 IBenchClientFactory.Create receives a KafkaEndpoint (bootstrap servers, security, stall timeout) instead of ClientConnection, whose faults, probes and broker watch are no longer a client's; change that parameter and build it again against this KafkaPerf's KafkaPerf.Core." },
         { "twice", "Two plugin clients are named 'orders-json': from '{1}' and from '{0}'" },
         { "version", "'java@4.0.0': java runs the one Apache Kafka client whose jars KafkaPerf fetched" },
     };
@@ -132,7 +132,7 @@ public sealed class PluginTests(SamplePlugin sample) : IClassFixture<SamplePlugi
             "throwing" => BadPlugins.Throwing(folder),
             "clash" => BadPlugins.NamedLikeABuiltIn(folder),
             "contract" => BadPlugins.OtherContract(folder),
-            "contract-1" => BadPlugins.OtherContract(folder, "1.2"),
+            "contract-1" => BadPlugins.OtherContract(folder, "1.0"),
             "twice" => Copy(sample.Folder, Path.Combine(folder, "copy")),
             _ => sample.Folder,
         };
