@@ -133,7 +133,7 @@ internal sealed class ConfluentAsyncProducer : IBenchProducer, IClientBreakdown
 
     public void Dispose()
     {
-        _producer.Dispose();
+        PollWakeup.DisposeProducer(_producer);
         _window.Dispose();
     }
 

@@ -64,7 +64,7 @@ public sealed class ConfluentClusterReadiness(string bootstrapServers, KafkaSecu
         }
         finally
         {
-            admin.Dispose();
+            PollWakeup.DisposeAdmin(admin);
         }
     }
 
@@ -96,7 +96,10 @@ public sealed class ConfluentClusterReadiness(string bootstrapServers, KafkaSecu
             // Nobody takes a client any more: one that won meanwhile is disposed, and none wins after this.
             race.Close();
             foreach (var ask in asks)
-                _ = ask.ContinueWith(static t => t.Result.Admin?.Dispose(), CancellationToken.None, TaskContinuationOptions.OnlyOnRanToCompletion, TaskScheduler.Default);
+                _ = ask.ContinueWith(static t =>
+                {
+                    if (t.Result.Admin is { } admin) PollWakeup.DisposeAdmin(admin);
+                }, CancellationToken.None, TaskContinuationOptions.OnlyOnRanToCompletion, TaskScheduler.Default);
             throw;
         }
         return (null, [], $"no broker at {bootstrapServers} answered a metadata request {after} ({why ?? "no answer"})");
@@ -139,7 +142,7 @@ public sealed class ConfluentClusterReadiness(string bootstrapServers, KafkaSecu
         }
         finally
         {
-            if (!handedOver) admin.Dispose();
+            if (!handedOver) PollWakeup.DisposeAdmin(admin);
         }
     }
 

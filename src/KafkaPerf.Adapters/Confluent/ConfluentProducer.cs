@@ -101,7 +101,7 @@ internal sealed class ConfluentProducer : IBenchProducer, IClientBreakdown
         }
     }
 
-    public void Dispose() => _producer.Dispose();
+    public void Dispose() => PollWakeup.DisposeProducer(_producer);
 
     /// <summary>The payload as an array of its exact length; librdkafka copies it on every produce.</summary>
     private static byte[] WholeArray(ReadOnlyMemory<byte> value) =>
