@@ -30,13 +30,16 @@ internal static unsafe class PollWakeup
     }
 
     /// <summary>Disposes a Confluent.Kafka admin client (its own or one on another client's handle) without waiting for its
-    /// poll thread's current wait to run out. An admin client on another client's handle is disposed before that client.</summary>
+    /// poll threads' current waits to run out. An admin client on another client's handle is disposed before that client.</summary>
     /// <param name="admin">The admin client.</param>
     public static void DisposeAdmin(IAdminClient admin)
     {
-        // The poll thread waits on the admin client's result queue, a queue of its own.
+        // The poll thread waits on the admin client's result queue, a queue of its own; an admin client with a handle of its
+        // own holds it in a producer, whose poll thread is then disposed the same way.
         var resultQueue = admin.GetType().GetField("resultQueue", Private)?.GetValue(admin) is IntPtr queue ? queue : IntPtr.Zero;
+        var owned = admin.GetType().GetField("ownedClient", Private)?.GetValue(admin) as IClient;
         using (OnCancel(admin, "callbackCts", () => Yield(resultQueue)))
+        using (owned is null ? default : OnCancel(owned, "callbackCts", () => YieldMain(owned.Handle)))
             admin.Dispose();
     }
 
