@@ -41,6 +41,13 @@ public sealed class ConfluentClusterReadiness(string bootstrapServers, KafkaSecu
 
     private readonly KafkaSecurity _security = security ?? KafkaSecurity.Plaintext;
 
+    private readonly Lock _gate = new();
+
+    // The cluster's listing (brokers, and the admin client that asked) of the calls in progress with one cancellation: the
+    // runner asks about a cell's topics all at once, and an admin client started per call (0.06 s each, racing every
+    // bootstrap server) was most of what a batch of twelve cost. A call alone, as after healing, starts its own, as before.
+    private Listing? _listing;
+
     /// <inheritdoc />
     /// <remarks>A request that is not answered is asked again with twice the time, within what is left of the bound: a
     /// loaded machine that takes seconds to answer is slow, not unready, and a broker that answers again (a node that
@@ -53,10 +60,11 @@ public sealed class ConfluentClusterReadiness(string bootstrapServers, KafkaSecu
         ConfluentNativeLibrary.EnsureLoaded();
         long deadline = Stopwatch.GetTimestamp() + (long)(timeout.TotalSeconds * Stopwatch.Frequency);
         string after = string.Create(CultureInfo.InvariantCulture, $"after {timeout.TotalSeconds:0.#} s");
-        var (admin, brokers, noCluster) = await ClusterAsync(topic, deadline, after, cancellationToken).ConfigureAwait(false);
-        if (admin is null) return noCluster;
+        var listing = Join(topic, deadline, after, cancellationToken);
         try
         {
+            var (admin, brokers, noCluster) = await listing.Cluster.ConfigureAwait(false);
+            if (admin is null) return noCluster;
             var checks = brokers.Select(b => BrokerKnowsAsync(admin, b, topic, deadline, after, cancellationToken))
                 .Append(Blocking(() => PartitionsLed(admin, topic, deadline, after, cancellationToken), cancellationToken))
                 .Concat(groups.Distinct(StringComparer.Ordinal).Select(g => Blocking(() => CoordinatorAnswers(g, topic, deadline, after, cancellationToken), cancellationToken)));
@@ -65,8 +73,47 @@ public sealed class ConfluentClusterReadiness(string bootstrapServers, KafkaSecu
         }
         finally
         {
-            admin.Dispose();
+            Leave(listing);
         }
+    }
+
+    /// <summary>The listing of the calls in progress with this cancellation, or a new one.</summary>
+    private Listing Join(string topic, long deadline, string after, CancellationToken cancellationToken)
+    {
+        lock (_gate)
+        {
+            if (_listing is { } shared && shared.Token == cancellationToken)
+            {
+                shared.Users++;
+                return shared;
+            }
+            var listing = new Listing(ClusterAsync(topic, deadline, after, cancellationToken), cancellationToken);
+            // A call with another cancellation keeps the earlier listing's to itself and its own callers.
+            _listing ??= listing;
+            return listing;
+        }
+    }
+
+    /// <summary>The last call of a listing disposes its admin client (a listing that was cancelled disposed its own).</summary>
+    private void Leave(Listing listing)
+    {
+        lock (_gate)
+        {
+            if (--listing.Users > 0) return;
+            if (_listing == listing) _listing = null;
+        }
+        if (listing.Cluster.IsCompletedSuccessfully && listing.Cluster.Result.Admin is { } admin) PollWakeup.DisposeAdmin(admin);
+    }
+
+    /// <summary>The cluster's brokers and the admin client that listed them, for the calls that share them.</summary>
+    private sealed class Listing(Task<(IAdminClient? Admin, IReadOnlyList<BrokerMetadata> Brokers, string? Failure)> cluster, CancellationToken token)
+    {
+        public Task<(IAdminClient? Admin, IReadOnlyList<BrokerMetadata> Brokers, string? Failure)> Cluster { get; } = cluster;
+
+        public CancellationToken Token { get; } = token;
+
+        /// <summary>Calls using it; guarded by the readiness's gate.</summary>
+        public int Users { get; set; } = 1;
     }
 
     /// <summary>The brokers the cluster lists, and the admin client that asked, from whichever bootstrap server answers
@@ -97,7 +144,10 @@ public sealed class ConfluentClusterReadiness(string bootstrapServers, KafkaSecu
             // Nobody takes a client any more: one that won meanwhile is disposed, and none wins after this.
             race.Close();
             foreach (var ask in asks)
-                _ = ask.ContinueWith(static t => t.Result.Admin?.Dispose(), CancellationToken.None, TaskContinuationOptions.OnlyOnRanToCompletion, TaskScheduler.Default);
+                _ = ask.ContinueWith(static t =>
+                {
+                    if (t.Result.Admin is { } admin) PollWakeup.DisposeAdmin(admin);
+                }, CancellationToken.None, TaskContinuationOptions.OnlyOnRanToCompletion, TaskScheduler.Default);
             throw;
         }
         return (null, [], $"no broker at {bootstrapServers} answered a metadata request {after} ({why ?? "no answer"})");
@@ -140,7 +190,7 @@ public sealed class ConfluentClusterReadiness(string bootstrapServers, KafkaSecu
         }
         finally
         {
-            if (!handedOver) admin.Dispose();
+            if (!handedOver) PollWakeup.DisposeAdmin(admin);
         }
     }
 

@@ -84,7 +84,10 @@ internal abstract class ConfluentPollingConsumer<TValue> : IBenchConsumer, IClie
     public void StopPolling()
     {
         _stop = true;
-        _thread?.Join();
+        if (_thread is null) return;
+        // The poll thread may be waiting in Consume for up to its poll timeout: woken, it sees the stop at once.
+        PollWakeup.WakeConsumer(_consumer);
+        _thread.Join();
     }
 
     public void Dispose()

@@ -71,5 +71,5 @@ internal abstract class ConfluentProducerBase : IBenchProducer, IClientBreakdown
         }
     }
 
-    public virtual void Dispose() => Producer.Dispose();
+    public virtual void Dispose() => PollWakeup.DisposeProducer(Producer);
 }

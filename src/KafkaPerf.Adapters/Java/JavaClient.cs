@@ -135,7 +135,7 @@ internal sealed class JavaClient : IBenchClient, IRuntimeProbe
     public ValueTask CreateTopicAsync(TopicSpec topic, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(topic);
-        return new ValueTask(Task.Run(() =>
+        return new ValueTask(OnOwnThread(() =>
         {
             try
             {
@@ -162,7 +162,13 @@ internal sealed class JavaClient : IBenchClient, IRuntimeProbe
     }
 
     public ValueTask DeleteTopicAsync(string topic, CancellationToken cancellationToken) =>
-        new(Task.Run(() => OnAdminThread((env, name) => env.CallVoid(_admin, _runtime.AdminDelete, [JValue.Ref(name)]), topic, cancellationToken), cancellationToken));
+        new(OnOwnThread(() => OnAdminThread((env, name) => env.CallVoid(_admin, _runtime.AdminDelete, [JValue.Ref(name)]), topic, cancellationToken), cancellationToken));
+
+    /// <summary>A topic call on a thread of its own: it blocks in Java until the cluster shows the topic (or its absence),
+    /// tens of milliseconds, and a pool thread blocked so would hold up everything else on a two-core machine's pool of two
+    /// (the runner creates a cell's topics together).</summary>
+    private static Task OnOwnThread(Action call, CancellationToken cancellationToken) =>
+        Task.Factory.StartNew(call, cancellationToken, TaskCreationOptions.LongRunning, TaskScheduler.Default);
 
     public ValueTask DisposeAsync()
     {

@@ -33,6 +33,7 @@ internal sealed unsafe class JavaConsumer : IBenchConsumer, IClientBreakdown
     private readonly CancellationToken _cancellation;
     private readonly long _closeTimeoutMs;
     private readonly bool _records;
+    private readonly bool _share;
     private bool _disposed;
     // Held while the sampler reads the consumer's metrics, and by Dispose before it releases the consumer.
     private readonly Lock _statsLock = new();
@@ -44,6 +45,7 @@ internal sealed unsafe class JavaConsumer : IBenchConsumer, IClientBreakdown
         PrefetchEnabled = spec.UsePrefetch;
         _cancellation = spec.Cancellation;
         _closeTimeoutMs = (long)spec.StallTimeout.TotalMilliseconds;
+        _share = spec.Settings.Group.IsShare();
         var settings = JavaSettings.Flatten(JavaSettings.Consumer(bootstrap, spec.GroupId, spec.Settings, security, spec.Statistics));
         _sinkHandle = JavaRuntime.NewSinkHandle(_box);
         using var thread = runtime.Host.AttachCurrentThread("kafkaperf-java-consumer-setup");
@@ -93,7 +95,24 @@ internal sealed unsafe class JavaConsumer : IBenchConsumer, IClientBreakdown
     public void StopPolling()
     {
         _stop = true;
-        _thread?.Join();
+        if (_thread is null || !_thread.IsAlive)
+        {
+            _thread?.Join();
+            return;
+        }
+        // The poll thread may be in a poll of up to 100 ms: woken, it returns with nothing and sees the stop at once.
+        using (var thread = _runtime.Host.AttachCurrentThread("kafkaperf-java-consumer-stop"))
+        {
+            try
+            {
+                thread.Env.CallVoid(_consumer, _runtime.ConsumerWakeup, []);
+            }
+            catch (JavaException)
+            {
+                // The poll then runs out by itself.
+            }
+        }
+        _thread.Join();
     }
 
     /// <summary>The consumer's own fetch latency and lag, read by the interval sampler on its thread (two calls into Java,
@@ -117,8 +136,13 @@ internal sealed unsafe class JavaConsumer : IBenchConsumer, IClientBreakdown
         }
         StopPolling();
         bool closed;
+        // A classic group's leave and last commit are sent, not waited for: waiting would also wait behind the fetch the
+        // broker holds back after the last poll found nothing (up to fetch.max.wait.ms: 0.4 s of every run), and the run's
+        // group is its own, never joined again. A share group's acknowledgements are waited for, up to the stall timeout.
+        // After a stall or a cancellation nothing is waited for: the broker may be gone.
+        long timeoutMs = _cancellation.IsCancellationRequested || !_share ? 0 : _closeTimeoutMs;
         using (var thread = _runtime.Host.AttachCurrentThread("kafkaperf-java-consumer-close"))
-            closed = Close(thread.Env, _cancellation.IsCancellationRequested ? 0 : _closeTimeoutMs);
+            closed = Close(thread.Env, timeoutMs);
         // Java may still call back after a failed close: then the handle stays (a small leak, not a use after free).
         if (closed) JavaRuntime.FreeSinkHandle(_sinkHandle);
     }

@@ -57,6 +57,7 @@ internal sealed unsafe class JavaRuntime
         ConsumerStart = env.GetMethodId(ConsumerClass, "start", "()V");
         ConsumerPoll = env.GetMethodId(ConsumerClass, "poll", "(I)I");
         ConsumerClose = env.GetMethodId(ConsumerClass, "close", "(J)V");
+        ConsumerWakeup = env.GetMethodId(ConsumerClass, "wakeup", "()V");
 
         Bridge = new BridgeMethods(env);
 
@@ -134,6 +135,8 @@ internal sealed unsafe class JavaRuntime
     public IntPtr ConsumerPoll { get; }
 
     public IntPtr ConsumerClose { get; }
+
+    public IntPtr ConsumerWakeup { get; }
 
     public IntPtr StatsClass { get; }
 

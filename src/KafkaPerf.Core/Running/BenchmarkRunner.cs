@@ -14,7 +14,8 @@ namespace KafkaPerf.Running;
 
 /// <summary>
 /// Runs a plan: creates each client once, then for every cell a warm-up per client (excluded) and the measured
-/// repetitions in balanced or shuffled order, each on a topic of its own that is created before and deleted after.
+/// repetitions in balanced or shuffled order, each on a topic of its own that is created before it (with the next runs'
+/// topics, <see cref="TopicsAhead"/>) and deleted after it.
 /// </summary>
 /// <remarks>Cancellation stops between or inside runs; the result then holds every run done so far and is
 /// marked <see cref="BenchmarkResult.Cancelled"/>.</remarks>
@@ -88,6 +89,8 @@ public sealed class BenchmarkRunner
         RunDescriptor? inProgress = null;
         // Topics of runs that failed while the cluster did not answer: deleted once it does.
         var undeleted = new List<(IBenchClient Client, string Topic)>();
+        // The cell's topics created ahead of their runs, whose runs may not all come.
+        TopicsAhead? ahead = null;
         var connection = _connection with { StallTimeout = plan.StallTimeout };
         using var broker = new BrokerWatch(_connection.BrokerExited);
         // A run's calls end when the plan is cancelled or the broker process is gone, whichever comes first.
@@ -155,6 +158,11 @@ public sealed class BenchmarkRunner
                 order.AddRange(plan.Order == RunOrderKind.Shuffled
                     ? RunOrder.Shuffled(cellClients, plan.Repeat, plan.Seed + sequence)
                     : RunOrder.Balanced(cellClients, plan.Repeat));
+                int firstSequence = sequence + 1;
+                var cellRuns = order.Select((o, i) => new RunDescriptor(firstSequence + i, totalRuns, cell, o.Client, o.Repetition,
+                    TopicNaming.For(plan.TopicPrefix, o.Client, cell.MessageCount, cell.PayloadBytes, firstSequence + i))).ToList();
+                // Without faults or workers, a run's topic is created ahead, together with those of the next runs.
+                ahead = Remote is null && plan.Faults.Count == 0 ? new TopicsAhead(_runs, plan) : null;
 
                 foreach (var (name, repetition) in order)
                 {
@@ -165,15 +173,17 @@ public sealed class BenchmarkRunner
                         break;
                     }
                     sequence++;
-                    var topic = TopicNaming.For(plan.TopicPrefix, name, cell.MessageCount, cell.PayloadBytes, sequence);
-                    var run = new RunDescriptor(sequence, totalRuns, cell, name, repetition, topic);
+                    var run = cellRuns[sequence - firstSequence];
                     progress.OnRunStarting(run);
                     Checkpoints?.OnRunStarting(run, () => Whole(running: true));
                     inProgress = run;
                     using var runSpan = KafkaPerfTelemetry.StartRun(run);
+                    if (ahead is not null && !ahead.Holds(run))
+                        await ahead.CreateAsync([.. cellRuns.Skip(sequence - firstSequence).Select(r => (r, clients[r.Client]))], runTokens.Token);
                     var record = Remote is { } remote
                         ? await RunExecutor.RunRemoteAsync(remote, run, plan, runTokens.Token)
-                        : await _runs.RunOneAsync(plan, run, clients[name], payload, warnings, progress, broker, undeleted, null, runTokens.Token, cancellationToken);
+                        : await _runs.RunOneAsync(plan, run, clients[name], payload, warnings, progress, broker, undeleted, null, runTokens.Token,
+                            cancellationToken, ahead?.Take(run));
                     if (record.Faults is not null && abortReason is null && broker.Exit is null)
                     {
                         // No run starts on a damaged cluster: the node back, every replica in sync, leaders where they were.
@@ -220,6 +230,7 @@ public sealed class BenchmarkRunner
                     progress.OnRunCompleted(run, record);
                     if (abortReason is not null) break;
                 }
+                if (ahead is not null) await LeaveAheadAsync(ahead, broker, abortReason, undeleted, warnings, progress, cancellationToken);
                 if (abortReason is not null) break;
             }
         }
@@ -242,6 +253,8 @@ public sealed class BenchmarkRunner
         }
         finally
         {
+            // A plan cancelled or stopped within a cell: the topics created for its runs to come go before the clients.
+            if (ahead is not null) await LeaveAheadAsync(ahead, broker, abortReason, undeleted, warnings, progress, cancellationToken);
             foreach (var client in clients.Values)
                 await RunExecutor.DisposeBoundedAsync(client, warnings, progress);
         }
@@ -281,6 +294,17 @@ public sealed class BenchmarkRunner
         foreach (var (owner, topic) in undeleted)
             await _runs.DeleteTopicAsync(owner, topic, plan.StallTimeout, [], progress, cancellationToken);
         return result;
+    }
+
+    /// <summary>The topics a cell created ahead for runs that never came: deleted (briefly once the plan was cancelled), except
+    /// when the broker is gone (nobody to ask; its data went with it) or the cluster stopped answering (then they are named
+    /// with the plan's other undeleted topics).</summary>
+    private static async ValueTask LeaveAheadAsync(TopicsAhead ahead, BrokerWatch broker, string? abortReason, List<(IBenchClient Client, string Topic)> undeleted,
+        List<string> warnings, IBenchmarkProgress progress, CancellationToken cancellationToken)
+    {
+        if (broker.Exit is not null) ahead.TakeUnused();
+        else if (abortReason is not null && undeleted.Count > 0) undeleted.AddRange(ahead.TakeUnused());
+        else await ahead.DeleteUnusedAsync(warnings, progress, cancellationToken);
     }
 
     /// <summary>A run that did not finish (cancelled, or its broker gone), for the result and the checkpoint of a process

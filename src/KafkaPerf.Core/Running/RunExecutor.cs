@@ -38,10 +38,12 @@ internal sealed class RunExecutor
         _usesCluster = usesCluster;
     }
 
+    /// <summary>One run: its topic created and the cluster ready for it, unless <paramref name="prepared"/> says how that
+    /// went already (<see cref="TopicsAhead"/>), the scenario, the topic deleted.</summary>
     internal async ValueTask<RunRecord> RunOneAsync(
         BenchmarkPlan plan, RunDescriptor run, IBenchClient client, byte[] payload, List<string> warnings,
         IBenchmarkProgress progress, BrokerWatch broker, List<(IBenchClient Client, string Topic)> undeleted,
-        Func<CancellationToken, Task>? beforeStart, CancellationToken runToken, CancellationToken cancellationToken)
+        Func<CancellationToken, Task>? beforeStart, CancellationToken runToken, CancellationToken cancellationToken, TopicOutcome? prepared = null)
     {
         var cell = run.Cell;
         RunRecord? measurement = null;
@@ -49,38 +51,20 @@ internal sealed class RunExecutor
         bool faulted = false;
         try
         {
-            try
+            var topic = prepared ?? await CreateTopicAsync(plan, run, client, runToken);
+            // Not created here, so not used and not deleted here either: it may be someone else's topic.
+            ownsTopic = topic.Owned;
+            if (topic.Error is { } notCreated)
             {
-                // Bounded like every other wait: a cluster that does not answer fails the run, not the plan.
-                using var createTimeout = CancellationTokenSource.CreateLinkedTokenSource(runToken);
-                createTimeout.CancelAfter(plan.StallTimeout);
-                try
-                {
-                    await client.CreateTopicAsync(new TopicSpec(run.Topic, plan.PartitionsOf(cell),
-                        (short)plan.ReplicationFactorFor(_connection.Brokers), plan.MinInSyncReplicas), createTimeout.Token);
-                }
-                catch (OperationCanceledException ex) when (!runToken.IsCancellationRequested)
-                {
-                    throw new TimeoutException($"no answer within {plan.StallTimeout.TotalSeconds:0.#} s (--stall-timeout)", ex);
-                }
-            }
-            catch (TopicExistsException ex)
-            {
-                // Not created here, so not used and not deleted here either: it may be someone else's topic.
-                ownsTopic = false;
-                measurement = RunRecord.Failed(ex.Message);
-                return run.Record(measurement);
-            }
-            catch (Exception ex) when (ex is not OperationCanceledException)
-            {
-                measurement = RunRecord.Failed($"creating topic '{run.Topic}' failed: {ExceptionNames.TypeName(ex)}: {ex.Message}");
+                measurement = RunRecord.Failed(notCreated);
                 return run.Record(measurement);
             }
             using var faults = Faults.FaultRun.For(plan, run, _connection, _clock);
             faulted = faults is not null;
             // Before any client touches the topic, and outside every timed section: the controller has it, but a broker
-            // that has not learned it yet fails a consumer bootstrapped there ("Subscribed topic not available").
-            if (await ReadyAsync(plan, run, readsBack: faulted, runToken) is { } notReady)
+            // that has not learned it yet fails a consumer bootstrapped there ("Subscribed topic not available"). A topic
+            // created ahead was asked about with its batch.
+            if (prepared is null && await ReadyAsync(plan, run, readsBack: faulted, runToken) is { } notReady)
             {
                 measurement = RunRecord.Failed(notReady);
                 return run.Record(measurement);
@@ -161,9 +145,40 @@ internal sealed class RunExecutor
         }
     }
 
+    /// <summary>Creates a run's topic, bounded by the stall timeout (a cluster that does not answer fails the run, not the
+    /// plan).</summary>
+    /// <returns>Whether this run owns the topic, and the run's error when it could not be created.</returns>
+    /// <exception cref="OperationCanceledException">The run was cancelled.</exception>
+    internal async ValueTask<TopicOutcome> CreateTopicAsync(BenchmarkPlan plan, RunDescriptor run, IBenchClient client, CancellationToken runToken)
+    {
+        try
+        {
+            using var createTimeout = CancellationTokenSource.CreateLinkedTokenSource(runToken);
+            createTimeout.CancelAfter(plan.StallTimeout);
+            try
+            {
+                await client.CreateTopicAsync(new TopicSpec(run.Topic, plan.PartitionsOf(run.Cell),
+                    (short)plan.ReplicationFactorFor(_connection.Brokers), plan.MinInSyncReplicas), createTimeout.Token);
+            }
+            catch (OperationCanceledException ex) when (!runToken.IsCancellationRequested)
+            {
+                throw new TimeoutException($"no answer within {plan.StallTimeout.TotalSeconds:0.#} s (--stall-timeout)", ex);
+            }
+            return new TopicOutcome(Owned: true, Error: null);
+        }
+        catch (TopicExistsException ex)
+        {
+            return new TopicOutcome(Owned: false, ex.Message);
+        }
+        catch (Exception ex) when (ex is not OperationCanceledException)
+        {
+            return new TopicOutcome(Owned: true, $"creating topic '{run.Topic}' failed: {ExceptionNames.TypeName(ex)}: {ex.Message}");
+        }
+    }
+
     /// <summary>Waits until every broker knows the run's topic and its groups' coordinator answers, bounded by the stall
     /// timeout; <see langword="null"/> when ready (or nothing to wait for), otherwise the run's error.</summary>
-    private async ValueTask<string?> ReadyAsync(BenchmarkPlan plan, RunDescriptor run, bool readsBack, CancellationToken runToken)
+    internal async ValueTask<string?> ReadyAsync(BenchmarkPlan plan, RunDescriptor run, bool readsBack, CancellationToken runToken)
     {
         if (_connection.Readiness is not { } readiness || !_usesCluster(run.Client)) return null;
         return await Faults.RunReadiness.AskAsync(readiness, run.Topic, readsBack, plan.StallTimeout, runToken) is { } why

@@ -118,6 +118,34 @@ public sealed class ClusterReadinessTests(ReadinessClusterFixture fixture) : ICl
         }
     }
 
+    [Fact]
+    public async Task WaitUntilReadyAsync_TopicsAskedAboutTogether_EachAnsweredForItself()
+    {
+        var token = TestPaths.Timeout(4);
+        var readiness = fixture.Broker.Connection.Readiness!;
+        var topics = Enumerable.Range(0, 4).Select(_ => $"kafkaperf-readiness-test-{Guid.NewGuid():N}").ToList();
+        var missing = $"kafkaperf-readiness-test-{Guid.NewGuid():N}";
+        try
+        {
+            using (var admin = new AdminClientBuilder(new AdminClientConfig { BootstrapServers = fixture.Cluster.BootstrapServers }).SetLogHandler(static (_, _) => { }).Build())
+                await admin.CreateTopicsAsync(topics.Select(t => new TopicSpecification { Name = t, NumPartitions = 3, ReplicationFactor = 3 })).WaitAsync(token);
+
+            // Asked together, as the runner asks about a cell's topics: they share the cluster's listing, not their answers.
+            var asks = topics.Append(missing).Select(t => readiness.WaitUntilReadyAsync(t, [t + "__group"], TimeSpan.FromSeconds(3), token).AsTask()).ToList();
+            var answers = await Task.WhenAll(asks);
+
+            Assert.All(answers.Take(topics.Count), a => Assert.Null(a));
+            Assert.NotNull(answers[^1]);
+            Assert.Contains($"did not know topic '{missing}' after 3 s", answers[^1], StringComparison.Ordinal);
+            // And alone again afterwards.
+            Assert.Null(await readiness.WaitUntilReadyAsync(topics[0], [topics[0] + "__group"], TimeSpan.FromSeconds(30), token));
+        }
+        finally
+        {
+            foreach (var topic in topics) await DeleteAsync(topic);
+        }
+    }
+
     /// <summary>The node that leads <c>__consumer_offsets</c> - the coordinator of every group, as the embedded cluster
     /// has one partition of it - made a node other than the active controller: stopping the controller would hold the
     /// whole cluster up until another is elected, not only the node.</summary>

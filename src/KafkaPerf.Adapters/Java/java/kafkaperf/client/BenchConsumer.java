@@ -168,7 +168,13 @@ public final class BenchConsumer implements AutoCloseable {
      * @return the records, empty when the poll timed out.
      */
     public ConsumerRecords<byte[], byte[]> pollRecords(int timeoutMs) throws InterruptedException {
-        if (!prefetch) return pollOnce(Duration.ofMillis(timeoutMs));
+        if (!prefetch) {
+            try {
+                return pollOnce(Duration.ofMillis(timeoutMs));
+            } catch (WakeupException e) {
+                return ConsumerRecords.empty();
+            }
+        }
         RuntimeException failure = prefetchFailure;
         if (failure != null) throw failure;
         ConsumerRecords<byte[], byte[]> records = ready.poll(timeoutMs, TimeUnit.MILLISECONDS);
@@ -190,7 +196,11 @@ public final class BenchConsumer implements AutoCloseable {
                 records = ready.poll(timeoutMs, TimeUnit.MILLISECONDS);
                 if (records == null) return 0;
             } else {
-                records = pollOnce(Duration.ofMillis(timeoutMs));
+                try {
+                    records = pollOnce(Duration.ofMillis(timeoutMs));
+                } catch (WakeupException e) {
+                    return 0;
+                }
             }
             pending = records.iterator();
         }
@@ -219,8 +229,20 @@ public final class BenchConsumer implements AutoCloseable {
     }
 
     /**
+     * Ends the poll in progress (or the next one) at once, as if it had found nothing: .NET calls it as it stops polling,
+     * instead of waiting for the poll's time to run out. With prefetch nothing is done: the prefetch thread stops in close.
+     * A wakeup left over when no poll follows is ignored by close.
+     */
+    public void wakeup() {
+        if (prefetch) return;
+        if (share != null) share.wakeup();
+        else consumer.wakeup();
+    }
+
+    /**
      * Stops the prefetch thread (if any) and leaves the group, waiting up to {@code timeoutMs} for the broker; 0 after a
-     * stall or a cancellation, so that a broker that is gone keeps nobody waiting.
+     * stall or a cancellation, so that a broker that is gone keeps nobody waiting, and for a classic group, whose leave and
+     * last commit are then sent without waiting for their answers (nor for a fetch the broker still holds back).
      */
     public void close(long timeoutMs) throws InterruptedException {
         stopping = true;

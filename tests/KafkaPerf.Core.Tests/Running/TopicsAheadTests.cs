@@ -1,0 +1,204 @@
+using KafkaPerf.Clients;
+using KafkaPerf.Clients.InMemory;
+using KafkaPerf.Clusters;
+using KafkaPerf.Plans;
+using KafkaPerf.Running;
+using KafkaPerf.Scenarios;
+
+namespace KafkaPerf.Core.Tests.Running;
+
+/// <summary>A cell's topics are created ahead of its runs, together, with the cluster asked about them together; each run
+/// still deletes its own right after it, and a topic whose run never came is deleted when the cell ends.</summary>
+public sealed class TopicsAheadTests
+{
+    [Fact]
+    public async Task RunAsync_ACell_CreatesItsTopicsAndAsksTheClusterBeforeItsFirstRunAndDeletesEachRightAfterItsRun()
+    {
+        var log = new Log();
+        var plan = new BenchmarkPlanBuilder().Clients("cluster").Scenarios(ScenarioKind.Produce, ScenarioKind.Consume).MessageCounts(100)
+            .PayloadSizes(10).Repeat(3).Build();
+
+        var result = await Runner(log).RunAsync(plan, cancellationToken: TestRunContext.Current);
+
+        Assert.All(result.Runs, r => Assert.True(r.Succeeded, r.Error));
+        var events = log.All;
+        foreach (var cell in result.Runs.GroupBy(r => r.Scenario))
+        {
+            var topics = cell.Select(r => r.Topic).ToHashSet();
+            int firstClient = events.FindIndex(e => topics.Contains(e.Topic) && e.What.StartsWith("producer", StringComparison.Ordinal));
+            // Every topic of the cell created, and the cluster ready for it, before any client of the cell started.
+            foreach (var topic in topics)
+            {
+                Assert.InRange(events.IndexOf((topic, "create")), 0, firstClient);
+                Assert.InRange(events.IndexOf((topic, "ready")), events.IndexOf((topic, "create")), firstClient);
+            }
+            // Each run's topic deleted before the next run's clients start.
+            var runs = cell.OrderBy(r => r.Sequence).ToList();
+            for (int i = 0; i + 1 < runs.Count; i++)
+            {
+                int deleted = events.IndexOf((runs[i].Topic, "delete"));
+                int next = events.FindIndex(e => e.Topic == runs[i + 1].Topic && e.What.StartsWith("producer", StringComparison.Ordinal));
+                Assert.InRange(deleted, 0, next);
+            }
+        }
+        Assert.Equal(log.Created.Order(), log.Deleted.Order());
+    }
+
+    [Theory]
+    [InlineData(1, 20, TopicsAhead.MaxTopics)]
+    [InlineData(100, 4, TopicsAhead.MaxPartitions / 100)]
+    public async Task RunAsync_ManyRuns_NeverMoreTopicsOrPartitionsAheadThanTheLimit(int partitions, int repeat, int mostAtOnce)
+    {
+        var log = new Log();
+        var plan = new BenchmarkPlanBuilder().Clients("cluster").Scenarios(ScenarioKind.Produce).MessageCounts(100).PayloadSizes(10)
+            .Partitions(partitions).Repeat(repeat).Build();
+
+        var result = await Runner(log).RunAsync(plan, cancellationToken: TestRunContext.Current);
+
+        Assert.All(result.Runs, r => Assert.True(r.Succeeded, r.Error));
+        Assert.Equal(repeat + 1, log.Created.Count);
+        Assert.Equal(mostAtOnce, log.MostAtOnce);
+        Assert.Equal(log.Created.Order(), log.Deleted.Order());
+    }
+
+    [Fact]
+    public async Task RunAsync_CancelledWithinACell_DeletesTheTopicsCreatedForRunsThatNeverCame()
+    {
+        var log = new Log();
+        var plan = new BenchmarkPlanBuilder().Clients("cluster").Scenarios(ScenarioKind.Produce).MessageCounts(100).PayloadSizes(10).Repeat(5).Build();
+        using var cts = new CancellationTokenSource();
+
+        var result = await Runner(log).RunAsync(plan, new CancelAfterRun(cts), cts.Token);
+
+        Assert.True(result.Cancelled);
+        var ran = Assert.Single(result.Runs);
+        Assert.Equal(6, log.Created.Count);
+        Assert.Equal(log.Created.Order(), log.Deleted.Order());
+        // No client touched a topic whose run never came.
+        Assert.All(log.All.Where(e => e.What.StartsWith("producer", StringComparison.Ordinal)), e => Assert.Equal(ran.Topic, e.Topic));
+    }
+
+    [Fact]
+    public async Task RunAsync_AReadyCheckFails_OnlyThatRunFailsAndItsTopicIsDeleted()
+    {
+        var log = new Log();
+        var plan = new BenchmarkPlanBuilder().Clients("cluster").Scenarios(ScenarioKind.Produce).MessageCounts(100).PayloadSizes(10).Repeat(3).Build();
+        var third = TopicNaming.For(plan.TopicPrefix, "cluster", 100, 10, 3);
+
+        var result = await Runner(log, topic => topic == third ? "broker 2 did not know it" : null).RunAsync(plan, cancellationToken: TestRunContext.Current);
+
+        Assert.Equal([true, true, false, true], result.Runs.Select(r => r.Succeeded));
+        Assert.Equal("the cluster was not ready for the run (--stall-timeout): broker 2 did not know it", result.Runs[2].Error);
+        Assert.DoesNotContain(log.All, e => e.Topic == third && e.What.StartsWith("producer", StringComparison.Ordinal));
+        Assert.Equal(log.Created.Order(), log.Deleted.Order());
+    }
+
+    private static BenchmarkRunner Runner(Log log, Func<string, string?>? notReady = null) =>
+        new(new ClientRegistry([new ClusterFactory(log)]), new ClusterConnection("cluster.invalid:9092") { Readiness = new Readiness(log, notReady) });
+
+    /// <summary>What happened to which topic, in order, and how many topics (and partitions) existed at most at once.</summary>
+    private sealed class Log
+    {
+        private readonly List<(string Topic, string What)> _events = [];
+        private int _live;
+
+        public int MostAtOnce { get; private set; }
+
+        public List<(string Topic, string What)> All
+        {
+            get
+            {
+                lock (_events) return [.. _events];
+            }
+        }
+
+        public List<string> Created => [.. All.Where(e => e.What == "create").Select(e => e.Topic)];
+
+        public List<string> Deleted => [.. All.Where(e => e.What == "delete").Select(e => e.Topic)];
+
+        public void Add(string topic, string what)
+        {
+            lock (_events)
+            {
+                _events.Add((topic, what));
+                if (what == "create") MostAtOnce = Math.Max(MostAtOnce, ++_live);
+                else if (what == "delete") _live--;
+            }
+        }
+    }
+
+    private sealed class Readiness(Log log, Func<string, string?>? notReady) : IClusterReadiness
+    {
+        public ValueTask<string?> WaitUntilReadyAsync(string topic, IReadOnlyList<string> groups, TimeSpan timeout, CancellationToken cancellationToken)
+        {
+            log.Add(topic, "ready");
+            return ValueTask.FromResult(notReady?.Invoke(topic));
+        }
+    }
+
+    private sealed class CancelAfterRun(CancellationTokenSource cts) : IBenchmarkProgress
+    {
+        public void OnPlanStarted(BenchmarkPlan plan)
+        {
+        }
+
+        public void OnRunStarting(RunDescriptor run)
+        {
+        }
+
+        public void OnRunCompleted(RunDescriptor run, RunRecord record) => cts.Cancel();
+
+        public void OnWarning(string message)
+        {
+        }
+    }
+
+    /// <summary>The in-memory client standing for a client of a Kafka cluster, its topics' events logged.</summary>
+    private sealed class ClusterFactory(Log log) : IBenchClientFactory
+    {
+        private readonly InMemoryClientFactory _inner = new(new InMemoryClientOptions { Name = "cluster" });
+
+        public string Name => "cluster";
+
+        public string Description => "a client of a cluster";
+
+        public bool RequiresBroker => true;
+
+        public IBenchClient Create(KafkaEndpoint endpoint) => new Client(_inner.Create(endpoint), log);
+
+        private sealed class Client(IBenchClient inner, Log log) : IBenchClient
+        {
+            public string Name => "cluster";
+
+            public string LibraryVersion => inner.LibraryVersion;
+
+            public ClientCapabilities Capabilities => inner.Capabilities;
+
+            public IBenchProducer CreateProducer(ProducerSpec spec, IDeliverySink sink)
+            {
+                log.Add(spec.Topic, "producer");
+                return inner.CreateProducer(spec, sink);
+            }
+
+            public IBenchConsumer CreateConsumer(ConsumerSpec spec)
+            {
+                log.Add(spec.Topic, "consumer");
+                return inner.CreateConsumer(spec);
+            }
+
+            public async ValueTask CreateTopicAsync(TopicSpec topic, CancellationToken cancellationToken)
+            {
+                await inner.CreateTopicAsync(topic, cancellationToken);
+                log.Add(topic.Name, "create");
+            }
+
+            public async ValueTask DeleteTopicAsync(string topic, CancellationToken cancellationToken)
+            {
+                log.Add(topic, "delete");
+                await inner.DeleteTopicAsync(topic, cancellationToken);
+            }
+
+            public ValueTask DisposeAsync() => inner.DisposeAsync();
+        }
+    }
+}
