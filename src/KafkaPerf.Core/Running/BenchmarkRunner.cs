@@ -253,7 +253,9 @@ public sealed class BenchmarkRunner
         }
         finally
         {
-            // A plan cancelled or stopped within a cell: the topics created for its runs to come go before the clients.
+            // The last run's topic, and - a plan cancelled or stopped within a cell - the topics created for its runs to come,
+            // go before the clients.
+            await _runs.SettleAsync(warnings, progress);
             if (ahead is not null) await LeaveAheadAsync(ahead, broker, abortReason, undeleted, warnings, progress, cancellationToken);
             foreach (var client in clients.Values)
                 await RunExecutor.DisposeBoundedAsync(client, warnings, progress);
@@ -291,6 +293,7 @@ public sealed class BenchmarkRunner
         using var runTokens = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, broker.Token);
         var undeleted = new List<(IBenchClient Client, string Topic)>();
         var result = await _runs.RunOneAsync(plan, run, client, payload, [], progress, broker, undeleted, beforeStart, runTokens.Token, cancellationToken);
+        await _runs.SettleAsync([], progress);
         foreach (var (owner, topic) in undeleted)
             await _runs.DeleteTopicAsync(owner, topic, plan.StallTimeout, [], progress, cancellationToken);
         return result;

@@ -27,6 +27,10 @@ internal sealed class RunExecutor
     private readonly IClock _clock;
     private readonly Func<string, bool> _usesCluster;
 
+    // The last run's topic, being deleted while the next run gets ready (its topic, its cluster's readiness, the
+    // bookkeeping between runs), and what the deletion said: the next run's scenario starts only once it is gone.
+    private (Task Deletion, List<string> Said)? _deleting;
+
     /// <param name="connection">Where clients connect.</param>
     /// <param name="clock">The clock the scenarios time with.</param>
     /// <param name="usesCluster">Whether a client (by name) uses the Kafka cluster: only its runs wait for the cluster to
@@ -94,6 +98,8 @@ internal sealed class RunExecutor
                     Faults = faults?.Watch,
                     Transactions = plan.SettingsFor(cell, run.Client).TransactionRecords is null ? null : new TransactionRecorder(),
                 };
+                // No deletion of the last run's topic overlaps this run's scenario.
+                await SettleAsync(warnings, progress);
                 // Garbage from the previous run is collected now, not inside the next timed section.
                 GC.Collect();
                 GC.WaitForPendingFinalizers();
@@ -137,12 +143,30 @@ internal sealed class RunExecutor
                     // cancelled plan deletes it at once, briefly).
                     undeleted.Add((client, run.Topic));
                 }
+                else if (measurement is { Succeeded: true } && !cancellationToken.IsCancellationRequested)
+                {
+                    // Deleted while the next run gets ready, and done before its scenario starts (SettleAsync); what the
+                    // deletion says is said then.
+                    await SettleAsync(warnings, progress);
+                    var said = new List<string>();
+                    _deleting = (DeleteTopicAsync(client, run.Topic, plan.StallTimeout, said, NullProgress.Instance, cancellationToken).AsTask(), said);
+                }
                 else
                 {
                     await DeleteTopicAsync(client, run.Topic, plan.StallTimeout, warnings, progress, cancellationToken);
                 }
             }
         }
+    }
+
+    /// <summary>Waits until the last run's topic is deleted (briefly once the plan is cancelled), and says what its deletion
+    /// said; nothing when none is being deleted. Before a scenario starts, and before the clients close.</summary>
+    internal async ValueTask SettleAsync(List<string> warnings, IBenchmarkProgress progress)
+    {
+        if (_deleting is not { } deleting) return;
+        _deleting = null;
+        await deleting.Deletion;
+        RunWarnings.Warn(warnings, progress, deleting.Said);
     }
 
     /// <summary>Creates a run's topic, bounded by the stall timeout (a cluster that does not answer fails the run, not the

@@ -8,7 +8,8 @@ using KafkaPerf.Scenarios;
 namespace KafkaPerf.Core.Tests.Running;
 
 /// <summary>A cell's topics are created ahead of its runs, together, with the cluster asked about them together; each run
-/// still deletes its own right after it, and a topic whose run never came is deleted when the cell ends.</summary>
+/// still deletes its own right after it - while the next run gets ready, but gone before its scenario starts - and a topic
+/// whose run never came is deleted when the cell ends.</summary>
 public sealed class TopicsAheadTests
 {
     [Fact]
@@ -42,6 +43,26 @@ public sealed class TopicsAheadTests
             }
         }
         Assert.Equal(log.Created.Order(), log.Deleted.Order());
+    }
+
+    [Fact]
+    public async Task RunAsync_ASlowDeletion_IsDoneBeforeTheNextRunsClientsStart()
+    {
+        var log = new Log();
+        var plan = new BenchmarkPlanBuilder().Clients("cluster").Scenarios(ScenarioKind.Produce).MessageCounts(100).PayloadSizes(10).Repeat(3).Build();
+
+        var result = await Runner(log, deleteDelay: TimeSpan.FromMilliseconds(300)).RunAsync(plan, cancellationToken: TestRunContext.Current);
+
+        Assert.All(result.Runs, r => Assert.True(r.Succeeded, r.Error));
+        var events = log.All;
+        for (int i = 0; i + 1 < result.Runs.Count; i++)
+        {
+            int deleted = events.IndexOf((result.Runs[i].Topic, "deleted"));
+            int next = events.IndexOf((result.Runs[i + 1].Topic, "producer"));
+            Assert.InRange(deleted, 0, next);
+        }
+        // The last one before the plan returns.
+        Assert.Contains((result.Runs[^1].Topic, "deleted"), events);
     }
 
     [Theory]
@@ -93,8 +114,8 @@ public sealed class TopicsAheadTests
         Assert.Equal(log.Created.Order(), log.Deleted.Order());
     }
 
-    private static BenchmarkRunner Runner(Log log, Func<string, string?>? notReady = null) =>
-        new(new ClientRegistry([new ClusterFactory(log)]), new ClusterConnection("cluster.invalid:9092") { Readiness = new Readiness(log, notReady) });
+    private static BenchmarkRunner Runner(Log log, Func<string, string?>? notReady = null, TimeSpan deleteDelay = default) =>
+        new(new ClientRegistry([new ClusterFactory(log, deleteDelay)]), new ClusterConnection("cluster.invalid:9092") { Readiness = new Readiness(log, notReady) });
 
     /// <summary>What happened to which topic, in order, and how many topics (and partitions) existed at most at once.</summary>
     private sealed class Log
@@ -154,7 +175,7 @@ public sealed class TopicsAheadTests
     }
 
     /// <summary>The in-memory client standing for a client of a Kafka cluster, its topics' events logged.</summary>
-    private sealed class ClusterFactory(Log log) : IBenchClientFactory
+    private sealed class ClusterFactory(Log log, TimeSpan deleteDelay) : IBenchClientFactory
     {
         private readonly InMemoryClientFactory _inner = new(new InMemoryClientOptions { Name = "cluster" });
 
@@ -164,9 +185,9 @@ public sealed class TopicsAheadTests
 
         public bool RequiresBroker => true;
 
-        public IBenchClient Create(KafkaEndpoint endpoint) => new Client(_inner.Create(endpoint), log);
+        public IBenchClient Create(KafkaEndpoint endpoint) => new Client(_inner.Create(endpoint), log, deleteDelay);
 
-        private sealed class Client(IBenchClient inner, Log log) : IBenchClient
+        private sealed class Client(IBenchClient inner, Log log, TimeSpan deleteDelay) : IBenchClient
         {
             public string Name => "cluster";
 
@@ -195,7 +216,9 @@ public sealed class TopicsAheadTests
             public async ValueTask DeleteTopicAsync(string topic, CancellationToken cancellationToken)
             {
                 log.Add(topic, "delete");
+                if (deleteDelay > TimeSpan.Zero) await Task.Delay(deleteDelay, cancellationToken);
                 await inner.DeleteTopicAsync(topic, cancellationToken);
+                log.Add(topic, "deleted");
             }
 
             public ValueTask DisposeAsync() => inner.DisposeAsync();
