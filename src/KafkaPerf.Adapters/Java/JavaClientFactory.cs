@@ -134,7 +134,7 @@ public sealed class JavaClientFactory : IBenchClientFactory
         if (settings.BatchSizeBytes is null && !settings.Overrides.ContainsKey("batch.size"))
             warnings.Add("batch.size is unset: the Java client's default is 16 384 bytes, librdkafka's 1 000 000, so the clients batch differently; set --batch-size to compare like with like.");
         if (settings.MaxInFlight is null && !settings.Overrides.ContainsKey("max.in.flight.requests.per.connection"))
-            warnings.Add("max.in.flight is unset: the Java client's default is 5 requests per endpoint, librdkafka's 1 000 000; set --max-in-flight to compare like with like.");
+            warnings.Add("max.in.flight is unset: the Java client's default is 5 requests per connection, librdkafka's 1 000 000; set --max-in-flight to compare like with like.");
         if (settings.Overrides.TryGetValue("enable.idempotence", out var idempotence) && idempotence.Equals("true", StringComparison.OrdinalIgnoreCase))
             warnings.Add($"-X {Name}:enable.idempotence=true: librdkafka runs without idempotence unless it is set for confluent too; --idempotence on sets it on every client.");
         return warnings;
@@ -150,7 +150,7 @@ public sealed class JavaClientFactory : IBenchClientFactory
         void Differs(string javaKey, string what) { if (!settings.Overrides.ContainsKey(javaKey)) differences.Add(what); }
         Differs("delivery.timeout.ms", "a record's delivery timeout 120 s against 300 s (delivery.timeout.ms; librdkafka's message.timeout.ms)");
         Differs("reconnect.backoff.max.ms", "the longest reconnect backoff 1 s against 10 s (reconnect.backoff.max.ms; 50 ms against 100 ms at first)");
-        Differs("socket.endpoint.setup.timeout.ms", "a connection's set-up timeout 10 s growing to 30 s against 30 s (socket.endpoint.setup.timeout.ms)");
+        Differs("socket.connection.setup.timeout.ms", "a connection's set-up timeout 10 s growing to 30 s against 30 s (socket.connection.setup.timeout.ms)");
         Differs("request.timeout.ms", "how long a request may go unanswered: 30 s in both (request.timeout.ms), and librdkafka's socket.timeout.ms of 60 s besides");
         if (differences.Count == 0) return [];
         return [$"The clients' failover settings differ by default, the Java client's against librdkafka's: {string.Join("; ", differences)}. Each result keeps the effective values; set them with -X CLIENT:KEY=VALUE to compare like with like (docs/failover.md)."];
