@@ -22,7 +22,7 @@ public sealed class ClusterReadinessRunTests
         var plan = new BenchmarkPlanBuilder().Clients("cluster").Scenarios(scenario).MessageCounts(200).PayloadSizes(10).Repeat(1)
             .StallTimeout(TimeSpan.FromSeconds(7)).Build();
 
-        var result = await Runner(new ClusterFactory(log), readiness).RunAsync(plan, cancellationToken: TestRunContext.Current);
+        var result = await Runner(Clients(log), readiness).RunAsync(plan, cancellationToken: TestRunContext.Current);
 
         Assert.All(result.Runs, r => Assert.True(r.Succeeded, r.Error));
         Assert.Equal(result.Runs.Count, readiness.Asked.Count);
@@ -52,7 +52,7 @@ public sealed class ClusterReadinessRunTests
         var plan = new BenchmarkPlanBuilder().Clients("cluster").Scenarios(ScenarioKind.Consume).MessageCounts(200).PayloadSizes(10).Repeat(2)
             .StallTimeout(TimeSpan.FromSeconds(7)).Build();
 
-        var result = await Runner(new ClusterFactory(log), readiness).RunAsync(plan, cancellationToken: TestRunContext.Current);
+        var result = await Runner(Clients(log), readiness).RunAsync(plan, cancellationToken: TestRunContext.Current);
 
         var failed = result.Runs[0];
         Assert.False(failed.Succeeded);
@@ -85,7 +85,7 @@ public sealed class ClusterReadinessRunTests
         var readiness = new Readiness(log);
         var cluster = new Cluster(log);
 
-        var result = await Runner(new ClusterFactory(log), readiness, cluster).RunAsync(FaultPlan(), cancellationToken: TestRunContext.Current);
+        var result = await Runner(Clients(log), readiness, cluster).RunAsync(FaultPlan(), cancellationToken: TestRunContext.Current);
 
         var run = Assert.Single(result.Runs);
         Assert.True(run.Succeeded, run.Error);
@@ -112,7 +112,7 @@ public sealed class ClusterReadinessRunTests
         int asked = 0;
         var readiness = new Readiness(log, _ => Interlocked.Increment(ref asked) == 2 ? Line : null);
 
-        var result = await Runner(new ClusterFactory(log), readiness, new Cluster(log)).RunAsync(FaultPlan(repeat: 2), cancellationToken: TestRunContext.Current);
+        var result = await Runner(Clients(log), readiness, new Cluster(log)).RunAsync(FaultPlan(repeat: 2), cancellationToken: TestRunContext.Current);
 
         var run = Assert.Single(result.Runs);
         Assert.True(run.Succeeded, run.Error);
@@ -123,6 +123,9 @@ public sealed class ClusterReadinessRunTests
         new BenchmarkPlanBuilder().Clients("cluster").Scenarios(ScenarioKind.Produce).PayloadSizes(100).Rates(500)
             .Duration(TimeSpan.FromSeconds(2)).LoadWarmup(TimeSpan.FromMilliseconds(200)).Repeat(repeat).StallTimeout(TimeSpan.FromSeconds(5))
             .Faults(["kill:leader@1s"]).Build();
+
+    private static LoggedClusterFactory Clients(Log log) =>
+        new(log.Add, new InMemoryClientOptions { Name = "cluster", ReportsDeliveryLatency = true });
 
     private static BenchmarkRunner Runner(IBenchClientFactory factory, Readiness readiness, IFaultInjector? faults = null) =>
         new(new ClientRegistry([factory]), new ClusterConnection("cluster.invalid:9092") { Readiness = readiness, Faults = faults, Brokers = 3 });
@@ -160,55 +163,6 @@ public sealed class ClusterReadinessRunTests
             lock (_asked) _asked.Add((topic, [.. groups], timeout));
             log.Add(topic, "ready");
             return ValueTask.FromResult(answer?.Invoke(topic));
-        }
-    }
-
-    /// <summary>The in-memory client standing for a client of a Kafka cluster, its topics' events logged.</summary>
-    private sealed class ClusterFactory(Log log) : IBenchClientFactory
-    {
-        private readonly InMemoryClientFactory _inner = new(new InMemoryClientOptions { Name = "cluster", ReportsDeliveryLatency = true });
-
-        public string Name => "cluster";
-
-        public string Description => "a client of a cluster";
-
-        public bool RequiresBroker => true;
-
-        public IBenchClient Create(KafkaEndpoint endpoint) => new Client(_inner.Create(endpoint), log);
-
-        private sealed class Client(IBenchClient inner, Log log) : IBenchClient
-        {
-            public string Name => "cluster";
-
-            public string LibraryVersion => inner.LibraryVersion;
-
-            public ClientCapabilities Capabilities => inner.Capabilities;
-
-            public IBenchProducer CreateProducer(ProducerSpec spec, IDeliverySink sink)
-            {
-                log.Add(spec.Topic, "producer");
-                return inner.CreateProducer(spec, sink);
-            }
-
-            public IBenchConsumer CreateConsumer(ConsumerSpec spec)
-            {
-                log.Add(spec.Topic, "consumer " + spec.GroupId);
-                return inner.CreateConsumer(spec);
-            }
-
-            public async ValueTask CreateTopicAsync(TopicSpec topic, CancellationToken cancellationToken)
-            {
-                await inner.CreateTopicAsync(topic, cancellationToken);
-                log.Add(topic.Name, "create");
-            }
-
-            public async ValueTask DeleteTopicAsync(string topic, CancellationToken cancellationToken)
-            {
-                log.Add(topic, "delete");
-                await inner.DeleteTopicAsync(topic, cancellationToken);
-            }
-
-            public ValueTask DisposeAsync() => inner.DisposeAsync();
         }
     }
 

@@ -115,7 +115,7 @@ public sealed class TopicsAheadTests
     }
 
     private static BenchmarkRunner Runner(Log log, Func<string, string?>? notReady = null, TimeSpan deleteDelay = default) =>
-        new(new ClientRegistry([new ClusterFactory(log, deleteDelay)]), new ClusterConnection("cluster.invalid:9092") { Readiness = new Readiness(log, notReady) });
+        new(new ClientRegistry([new LoggedClusterFactory(log.Add, deleteDelay: deleteDelay)]), new ClusterConnection("cluster.invalid:9092") { Readiness = new Readiness(log, notReady) });
 
     /// <summary>What happened to which topic, in order, and how many topics (and partitions) existed at most at once.</summary>
     private sealed class Log
@@ -171,57 +171,6 @@ public sealed class TopicsAheadTests
 
         public void OnWarning(string message)
         {
-        }
-    }
-
-    /// <summary>The in-memory client standing for a client of a Kafka cluster, its topics' events logged.</summary>
-    private sealed class ClusterFactory(Log log, TimeSpan deleteDelay) : IBenchClientFactory
-    {
-        private readonly InMemoryClientFactory _inner = new(new InMemoryClientOptions { Name = "cluster" });
-
-        public string Name => "cluster";
-
-        public string Description => "a client of a cluster";
-
-        public bool RequiresBroker => true;
-
-        public IBenchClient Create(KafkaEndpoint endpoint) => new Client(_inner.Create(endpoint), log, deleteDelay);
-
-        private sealed class Client(IBenchClient inner, Log log, TimeSpan deleteDelay) : IBenchClient
-        {
-            public string Name => "cluster";
-
-            public string LibraryVersion => inner.LibraryVersion;
-
-            public ClientCapabilities Capabilities => inner.Capabilities;
-
-            public IBenchProducer CreateProducer(ProducerSpec spec, IDeliverySink sink)
-            {
-                log.Add(spec.Topic, "producer");
-                return inner.CreateProducer(spec, sink);
-            }
-
-            public IBenchConsumer CreateConsumer(ConsumerSpec spec)
-            {
-                log.Add(spec.Topic, "consumer");
-                return inner.CreateConsumer(spec);
-            }
-
-            public async ValueTask CreateTopicAsync(TopicSpec topic, CancellationToken cancellationToken)
-            {
-                await inner.CreateTopicAsync(topic, cancellationToken);
-                log.Add(topic.Name, "create");
-            }
-
-            public async ValueTask DeleteTopicAsync(string topic, CancellationToken cancellationToken)
-            {
-                log.Add(topic, "delete");
-                if (deleteDelay > TimeSpan.Zero) await Task.Delay(deleteDelay, cancellationToken);
-                await inner.DeleteTopicAsync(topic, cancellationToken);
-                log.Add(topic, "deleted");
-            }
-
-            public ValueTask DisposeAsync() => inner.DisposeAsync();
         }
     }
 }
