@@ -20,8 +20,7 @@ internal sealed class BurstBreakdown : IDisposable
     private readonly List<ClientBreakdown> _readings = [];
     private readonly IRuntimeProbe? _runtime;
     private readonly IBrokerBreakdownCount? _broker;
-    private readonly ManualResetEventSlim _stop = new();
-    private Thread? _thread;
+    private readonly BackgroundLoop _loop = new("kafkaperf-breakdown");
     private TimeSpan _gcPause;
     private long? _runtimeGcMillis;
 
@@ -50,37 +49,24 @@ internal sealed class BurstBreakdown : IDisposable
         TakeBroker(_broker, BrokerWait);
         _gcPause = GC.GetTotalPauseDuration();
         _runtimeGcMillis = ReadRuntimeGcMillis(_runtime);
-        _thread = new Thread(Loop) { IsBackground = true, Name = "kafkaperf-breakdown" };
-        _thread.Start();
+        _loop.Start(Loop);
     }
 
     /// <summary>Ends the count, just after the timed section, and sets <see cref="Result"/>.</summary>
     public void Stop()
     {
-        if (_thread is null) return;
-        _stop.Set();
-        _thread.Join();
-        _thread = null;
+        if (!_loop.Stop()) return;
         Read();
         var pause = GC.GetTotalPauseDuration();
         long? runtime = ReadRuntimeGcMillis(_runtime);
         Result = Combine(_readings, (pause - _gcPause).TotalMilliseconds, runtime - _runtimeGcMillis, TakeBroker(_broker, BrokerWait));
     }
 
-    public void Dispose()
-    {
-        if (_thread is not null)
-        {
-            _stop.Set();
-            _thread.Join();
-            _thread = null;
-        }
-        _stop.Dispose();
-    }
+    public void Dispose() => _loop.Dispose();
 
     private void Loop()
     {
-        while (!_stop.Wait(ReadEvery)) Read();
+        while (!_loop.WaitForStop(ReadEvery)) Read();
     }
 
     private void Read()

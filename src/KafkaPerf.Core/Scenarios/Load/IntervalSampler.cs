@@ -30,14 +30,13 @@ internal sealed class IntervalSampler : IDisposable
     private readonly bool _roundtrip;
     private readonly bool _lag;
     private readonly List<IntervalRecord> _intervals = [];
-    private readonly ManualResetEventSlim _stop = new();
     private readonly LongHistogram _scratch = Histograms.Create();
     private readonly ByteBuffer _encodeBuffer;
     private long _allocated;
     private long _allocatedAtWarmupEnd;
     private Action? _atWarmupEnd;
     private readonly TickConverter _ticks;
-    private Thread? _thread;
+    private readonly BackgroundLoop _loop = new("kafkaperf-intervals");
     private long _origin;
     private long _firstBoundary;
     private long _last;
@@ -92,17 +91,13 @@ internal sealed class IntervalSampler : IDisposable
         }
         _atWarmupEnd = warmupEnd > origin ? atWarmupEnd : null;
         _firstBoundary = warmupEnd > origin ? warmupEnd : origin + _intervalTicks;
-        _thread = new Thread(Loop) { IsBackground = true, Name = "kafkaperf-intervals" };
-        _thread.Start();
+        _loop.Start(Loop);
     }
 
     /// <summary>Ends the series with a last, possibly shorter, interval.</summary>
     public void Stop()
     {
-        if (_thread is null) return;
-        _stop.Set();
-        _thread.Join();
-        _thread = null;
+        if (!_loop.Stop()) return;
         long now = _state.Clock.GetTimestamp();
         if (now > _last) Take(now);
     }
@@ -110,7 +105,7 @@ internal sealed class IntervalSampler : IDisposable
     public void Dispose()
     {
         Stop();
-        _stop.Dispose();
+        _loop.Dispose();
     }
 
     private void Loop()
@@ -125,8 +120,8 @@ internal sealed class IntervalSampler : IDisposable
         {
             long boundary = _firstBoundary + (k * _intervalTicks);
             long wait = boundary - _state.Clock.GetTimestamp();
-            if (wait > 0 && _stop.Wait(TimeSpan.FromSeconds(_ticks.ToSeconds(wait)))) return;
-            if (_stop.IsSet) return;
+            if (wait > 0 && _loop.WaitForStop(TimeSpan.FromSeconds(_ticks.ToSeconds(wait)))) return;
+            if (_loop.StopAsked) return;
             if (k == 0 && _atWarmupEnd is { } announce)
             {
                 // First, before the interval's histograms are encoded (milliseconds), so that the reading is at the boundary.
