@@ -3,6 +3,7 @@ using KafkaPerf.Adapters.Broker;
 using KafkaPerf.Adapters.Confluent;
 using KafkaPerf.Adapters.Java;
 using KafkaPerf.Adapters.Plugins;
+using KafkaPerf.Adapters.Librdkafka;
 using KafkaPerf.Adapters.References;
 using KafkaPerf.Adapters.Store;
 using KafkaPerf.Clients;
@@ -73,7 +74,7 @@ public sealed class KafkaBenchmarkBuilder
         foreach (var factory in new IBenchClientFactory[]
         {
             new JavaClientFactory(false), new JavaClientFactory(true), new JavaClientFactory(JavaStyle.Records), new InMemoryClientFactory(new InMemoryClientOptions()),
-            new KcatReferenceFactory(), new KafkaToolsReferenceFactory(),
+            new KcatReferenceFactory(), new KafkaToolsReferenceFactory(), new LibrdkafkaClientFactory(),
         }.Concat(ConfluentClientFactory.AllStyles()))
         {
             _factories[factory.Name] = factory;
