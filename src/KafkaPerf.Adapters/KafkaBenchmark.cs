@@ -81,7 +81,7 @@ public sealed class KafkaBenchmarkBuilder
         }
     }
 
-    /// <summary>The clients to compare, by name (<c>confluent</c> and its variants <c>confluent-sync</c>, <c>confluent-async</c>, <c>confluent-records</c>, <c>java</c>, <c>java-batched</c>, <c>java-records</c>, <c>inmemory</c>, or one added with <see cref="Client"/>); the first is the baseline.</summary>
+    /// <summary>The clients to compare, by name (<c>confluent</c> and its variants <c>confluent-sync</c>, <c>confluent-async</c>, <c>confluent-records</c>, <c>java</c>, <c>java-batched</c>, <c>java-records</c>, <c>inmemory</c>, the reference <c>librdkafka</c> (librdkafka's C API without Confluent.Kafka's producer and consumer), or one added with <see cref="Client"/>); the first is the baseline.</summary>
     public KafkaBenchmarkBuilder Clients(params string[] names)
     {
         _plan.Clients(names);

@@ -37,7 +37,7 @@ public sealed class LibrdkafkaClientTests(BrokerFixture fixture)
         {
             var context = new ScenarioContext
             {
-                Client = client, Topic = topic, MessageCount = Count, Payload = payload, Settings = ClientSettings.SeedProfile, CheckPayload = true,
+                Client = client, Topic = topic, MessageCount = Count, Payload = payload, Settings = ClientSettings.ClientDefaults, CheckPayload = true,
             };
 
             switch (scenario)
