@@ -62,6 +62,10 @@ public sealed class LibrdkafkaAllocationTests(BrokerFixture fixture)
             Assert.Null(records.Error);
             Assert.Equal(Warmup + Measured, records.Count);
             Assert.Equal(Warmup + Measured, records.DistinctKeys);
+            TestContext.Current.TestOutputHelper?.WriteLine(
+                $"bytes allocated over {Measured} records after {Warmup} of warm-up: sends {sent}, delivery reports {deliveries.AllocatedBytes} ({deliveries.Threads} threads), consuming {records.AllocatedBytes} ({records.Threads} threads)");
+            // Each measured thread was read: the sinks saw the records after the warm-up.
+            Assert.True(deliveries.Threads > 0 && records.Threads > 0);
             // Zero per record: a few hundred bytes over 100 000 records would still round to 0.00 per record, and leave room
             // for a one-off (a tier-1 recompilation's bookkeeping); a byte per record would be 100 000.
             Assert.True(sent < 1_000, $"{sent} bytes allocated by {Measured} sends");
