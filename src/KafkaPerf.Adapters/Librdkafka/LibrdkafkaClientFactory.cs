@@ -16,7 +16,7 @@ public sealed class LibrdkafkaClientFactory(ConfluentClientOptions? options = nu
     public const string ClientName = "librdkafka";
 
     /// <summary>What results record of the client beside its library (its <c>reference</c> detail).</summary>
-    public const string ReferenceNote = "reference: librdkafka's C API from .NET (P/Invoke), without Confluent.Kafka's producer and consumer; not a client to choose";
+    public const string ReferenceNote = "librdkafka's C API from .NET (P/Invoke), without Confluent.Kafka's producer and consumer; not a client to choose";
 
     internal const ClientCapabilities ClientCapabilities = KafkaPerf.Clients.ClientCapabilities.DeliveryLatency;
 

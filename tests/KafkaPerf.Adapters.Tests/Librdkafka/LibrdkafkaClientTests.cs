@@ -3,6 +3,8 @@ using KafkaPerf.Adapters.Librdkafka;
 using KafkaPerf.Clients;
 using KafkaPerf.Clusters;
 using KafkaPerf.Plans;
+using KafkaPerf.Reporting.Exporters;
+using KafkaPerf.Reporting.Tables;
 using KafkaPerf.Running;
 using KafkaPerf.Scenarios;
 
@@ -126,6 +128,10 @@ public sealed class LibrdkafkaClientTests(BrokerFixture fixture)
         Assert.Equal("54321", info.ProducerConfig!["queue.buffering.max.messages"]);
         Assert.Equal(LibrdkafkaClientFactory.ReferenceNote, info.Details!["reference"]);
         Assert.Equal(ConfluentNativeLibrary.EnsureLoaded().Path, info.Details["librdkafka.file"]);
+        // The report's client table says so in its "runs on" column.
+        using var markdown = new StringWriter();
+        MarkdownExporter.Write(ResultTables.Document(result), markdown);
+        Assert.Contains($"reference: {LibrdkafkaClientFactory.ReferenceNote}", markdown.ToString(), StringComparison.Ordinal);
     }
 
     [Fact]
