@@ -50,6 +50,8 @@ internal sealed unsafe class LibrdkafkaApi
         Subscribe = (delegate* unmanaged[Cdecl]<IntPtr, IntPtr, int>)Export(library, "rd_kafka_subscribe");
         ConsumerPoll = (delegate* unmanaged[Cdecl]<IntPtr, int, Message*>)Export(library, "rd_kafka_consumer_poll");
         ConsumerClose = (delegate* unmanaged[Cdecl]<IntPtr, int>)Export(library, "rd_kafka_consumer_close");
+        ConsumerCloseQueue = (delegate* unmanaged[Cdecl]<IntPtr, IntPtr, IntPtr>)Export(library, "rd_kafka_consumer_close_queue");
+        ConsumerClosed = (delegate* unmanaged[Cdecl]<IntPtr, int>)Export(library, "rd_kafka_consumer_closed");
         MessageDestroy = (delegate* unmanaged[Cdecl]<Message*, void>)Export(library, "rd_kafka_message_destroy");
         Assign = (delegate* unmanaged[Cdecl]<IntPtr, IntPtr, int>)Export(library, "rd_kafka_assign");
         IncrementalAssign = (delegate* unmanaged[Cdecl]<IntPtr, IntPtr, IntPtr>)Export(library, "rd_kafka_incremental_assign");
@@ -89,6 +91,8 @@ internal sealed unsafe class LibrdkafkaApi
     public readonly delegate* unmanaged[Cdecl]<IntPtr, IntPtr, int> Subscribe;
     public readonly delegate* unmanaged[Cdecl]<IntPtr, int, Message*> ConsumerPoll;
     public readonly delegate* unmanaged[Cdecl]<IntPtr, int> ConsumerClose;
+    public readonly delegate* unmanaged[Cdecl]<IntPtr, IntPtr, IntPtr> ConsumerCloseQueue;
+    public readonly delegate* unmanaged[Cdecl]<IntPtr, int> ConsumerClosed;
     public readonly delegate* unmanaged[Cdecl]<Message*, void> MessageDestroy;
     public readonly delegate* unmanaged[Cdecl]<IntPtr, IntPtr, int> Assign;
     public readonly delegate* unmanaged[Cdecl]<IntPtr, IntPtr, IntPtr> IncrementalAssign;
@@ -125,7 +129,7 @@ internal sealed unsafe class LibrdkafkaApi
     private static readonly string[] Names =
     [
         "rd_kafka_new", "rd_kafka_produce", "rd_kafka_conf_set_dr_msg_cb", "rd_kafka_consumer_poll", "rd_kafka_subscribe",
-        "rd_kafka_incremental_assign", "rd_kafka_rebalance_protocol", "rd_kafka_query_watermark_offsets", "rd_kafka_purge",
+        "rd_kafka_incremental_assign", "rd_kafka_rebalance_protocol", "rd_kafka_consumer_close_queue", "rd_kafka_consumer_closed", "rd_kafka_query_watermark_offsets", "rd_kafka_purge",
     ];
 
     private static IntPtr Export(IntPtr library, string name) => NativeLibrary.GetExport(library, name);

@@ -16,11 +16,13 @@ namespace KafkaPerf.Adapters.Librdkafka;
 internal sealed unsafe class LibrdkafkaConsumer : IBenchConsumer
 {
     private const int PollTimeoutMs = 100;
+    private static readonly TimeSpan CancelledCloseBound = TimeSpan.FromSeconds(2);
 
     private readonly LibrdkafkaApi _api;
     private readonly IntPtr _handle;
     private readonly string _topic;
     private readonly CancellationToken _cancellation;
+    private readonly TimeSpan _stallTimeout;
     private readonly GCHandle _callbacks;
     private readonly Callbacks _state;
     private Thread? _thread;
@@ -32,6 +34,7 @@ internal sealed unsafe class LibrdkafkaConsumer : IBenchConsumer
         _api = api;
         _topic = spec.Topic;
         _cancellation = spec.Cancellation;
+        _stallTimeout = spec.StallTimeout;
         var settings = LibrdkafkaSettings.Consumer(bootstrap, spec.GroupId, spec.Settings, security);
         var conf = LibrdkafkaConfigDump.NewConf(binding, settings);
         _state = new Callbacks(api);
@@ -102,19 +105,46 @@ internal sealed unsafe class LibrdkafkaConsumer : IBenchConsumer
         if (_disposed) return;
         _disposed = true;
         StopPolling();
-        // After a stall or a cancellation the broker may be gone: closing would wait for it. The handle then goes without
-        // leaving the group (the group is the run's own and goes with its topic).
-        if (_cancellation.IsCancellationRequested)
-        {
-            _api.DestroyFlags(_handle, LibrdkafkaApi.DestroyNoConsumerClose);
-        }
-        else
-        {
-            // Leaves the group at once, so the broker does not wait for a session timeout.
-            _api.ConsumerClose(_handle);
-            _api.Destroy(_handle);
-        }
+        // Leaves the group, so that the broker does not wait a session timeout for this member (a later consumer of a group
+        // of the same name waited out the 45 s of one left behind). The close is asynchronous and bounded: a load run
+        // cancels the token at its normal end too, so a cancelled token cannot tell a broker that is gone, and the close is
+        // given a short while then; otherwise the stall timeout. What is not closed by then goes without leaving the group.
+        var bound = _cancellation.IsCancellationRequested ? CancelledCloseBound : _stallTimeout;
+        bool closed = Close(bound);
+        if (closed) _api.Destroy(_handle);
+        else _api.DestroyFlags(_handle, LibrdkafkaApi.DestroyNoConsumerClose);
         _callbacks.Free();
+    }
+
+    /// <summary>Closes the consumer through its own queue (<c>rd_kafka_consumer_close_queue</c>), serving it with
+    /// <c>rd_kafka_consumer_poll</c> (which calls the rebalance callback that gives the partitions back) until librdkafka
+    /// says it is closed or <paramref name="bound"/> has passed.</summary>
+    /// <returns>Whether it closed in time.</returns>
+    private bool Close(TimeSpan bound)
+    {
+        var queue = _api.QueueGetConsumer(_handle);
+        if (queue == IntPtr.Zero) return false;
+        try
+        {
+            var error = _api.ConsumerCloseQueue(_handle, queue);
+            if (error != IntPtr.Zero)
+            {
+                _api.ErrorDestroy(error);
+                return false;
+            }
+            long deadline = System.Diagnostics.Stopwatch.GetTimestamp() + (long)(bound.TotalSeconds * System.Diagnostics.Stopwatch.Frequency);
+            while (_api.ConsumerClosed(_handle) == 0)
+            {
+                if (System.Diagnostics.Stopwatch.GetTimestamp() >= deadline) return false;
+                var message = _api.ConsumerPoll(_handle, 10);
+                if (message != null) _api.MessageDestroy(message);
+            }
+            return true;
+        }
+        finally
+        {
+            _api.QueueDestroy(queue);
+        }
     }
 
     private void Poll(IRecordSink sink)

@@ -87,11 +87,14 @@ public sealed class LibrdkafkaClientTests(BrokerFixture fixture)
         });
     }
 
-    [Fact]
-    public async Task RunAsync_ProduceAndRoundtripAtARate_EveryKeyOnceWithResponseTimes()
+    [Theory]
+    [InlineData(1)]
+    [InlineData(2)]
+    public async Task RunAsync_ProduceAndRoundtripAtARate_EveryKeyOnceWithResponseTimes(int instances)
     {
+        // Two consumers share the group's partitions: the rebalance callback assigns and revokes for real.
         var plan = new BenchmarkPlanBuilder().Clients(LibrdkafkaClientFactory.ClientName).Scenarios(ScenarioKind.Produce, ScenarioKind.Roundtrip).PayloadSizes(100)
-            .Rates(2_000).Duration(TimeSpan.FromSeconds(2)).LoadWarmup(TimeSpan.FromMilliseconds(500))
+            .Rates(2_000).Duration(TimeSpan.FromSeconds(2)).LoadWarmup(TimeSpan.FromMilliseconds(500)).Producers(instances).Consumers(instances)
             .Settings(new ClientSettings { Acks = AcksMode.Leader, LingerMs = 1, BatchSizeBytes = 1_000_000, MaxInFlight = 5 }).Repeat(1).Build();
 
         var result = await Runner().RunAsync(plan, cancellationToken: TestPaths.Timeout());
@@ -102,6 +105,7 @@ public sealed class LibrdkafkaClientTests(BrokerFixture fixture)
             Assert.True(run.Succeeded, $"{run.Scenario}: {run.Error}");
             Assert.Equal(5_000, run.Sent);
             Assert.Equal(0, run.Lost);
+            Assert.Equal(instances, run.Producers);
             // Within 10 % of the schedule, as every client's rate test allows on a shared 2-core machine.
             Assert.InRange(run.AchievedRate!.Value, 2_000 * 0.90, 2_000 * 1.01);
             Assert.Equal(4_000, run.ResponseTime!.Count);
@@ -110,6 +114,7 @@ public sealed class LibrdkafkaClientTests(BrokerFixture fixture)
         var roundtrip = result.Runs.Single(r => r.Scenario == ScenarioKind.Roundtrip);
         Assert.Equal(5_000, roundtrip.Received);
         Assert.Equal(0, roundtrip.Duplicates);
+        Assert.Equal(instances, roundtrip.Consumers);
     }
 
     [Fact]
