@@ -3,6 +3,7 @@ using KafkaPerf.Adapters.Broker;
 using KafkaPerf.Adapters.Confluent;
 using KafkaPerf.Adapters.Java;
 using KafkaPerf.Adapters.Plugins;
+using KafkaPerf.Adapters.Librdkafka;
 using KafkaPerf.Adapters.References;
 using KafkaPerf.Adapters.Store;
 using KafkaPerf.Clients;
@@ -73,14 +74,14 @@ public sealed class KafkaBenchmarkBuilder
         foreach (var factory in new IBenchClientFactory[]
         {
             new JavaClientFactory(false), new JavaClientFactory(true), new JavaClientFactory(JavaStyle.Records), new InMemoryClientFactory(new InMemoryClientOptions()),
-            new KcatReferenceFactory(), new KafkaToolsReferenceFactory(),
+            new KcatReferenceFactory(), new KafkaToolsReferenceFactory(), new LibrdkafkaClientFactory(),
         }.Concat(ConfluentClientFactory.AllStyles()))
         {
             _factories[factory.Name] = factory;
         }
     }
 
-    /// <summary>The clients to compare, by name (<c>confluent</c> and its variants <c>confluent-sync</c>, <c>confluent-async</c>, <c>confluent-records</c>, <c>java</c>, <c>java-batched</c>, <c>java-records</c>, <c>inmemory</c>, or one added with <see cref="Client"/>); the first is the baseline.</summary>
+    /// <summary>The clients to compare, by name (<c>confluent</c> and its variants <c>confluent-sync</c>, <c>confluent-async</c>, <c>confluent-records</c>, <c>java</c>, <c>java-batched</c>, <c>java-records</c>, <c>inmemory</c>, the reference <c>librdkafka</c> (librdkafka's C API without Confluent.Kafka's producer and consumer), or one added with <see cref="Client"/>); the first is the baseline.</summary>
     public KafkaBenchmarkBuilder Clients(params string[] names)
     {
         _plan.Clients(names);

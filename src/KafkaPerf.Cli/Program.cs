@@ -2,6 +2,7 @@ using System.CommandLine;
 using KafkaPerf.Adapters.Broker;
 using KafkaPerf.Adapters.Confluent;
 using KafkaPerf.Adapters.Java;
+using KafkaPerf.Adapters.Librdkafka;
 using KafkaPerf.Adapters.References;
 using KafkaPerf.Cli.Commands;
 using KafkaPerf.Cli.Telemetry;
@@ -38,6 +39,7 @@ internal static class Program
     {
         services.AddConfluentClient();
         services.AddJavaClients();
+        services.AddLibrdkafkaClient();
         services.AddInMemoryClient();
         services.AddReferenceTools();
         services.AddKafkaPerfTelemetry();

@@ -89,7 +89,7 @@ public class KafkaBenchmarkTests
     }
 
     [Theory]
-    [InlineData("nope", 1, "Unknown client 'nope': choose from confluent, confluent-async, confluent-records, confluent-sync, inmemory, java, java-batched, java-records (references, for --references: kafka-tools, kcat).")]
+    [InlineData("nope", 1, "Unknown client 'nope': choose from confluent, confluent-async, confluent-records, confluent-sync, inmemory, java, java-batched, java-records, librdkafka (references, for --references: kafka-tools, kcat).")]
     [InlineData("inmemory", 0, "Repeat 0 is below 1: run each cell at least once.")]
     public async Task RunAsync_BadPlan_SameOneLineErrorsAsTheCli(string client, int repeat, string expected)
     {

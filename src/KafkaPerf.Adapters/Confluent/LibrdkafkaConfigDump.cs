@@ -35,9 +35,7 @@ internal static unsafe class LibrdkafkaConfigDump
             safe.DangerousAddRef(ref added);
             try
             {
-                var conf = api.ConfOf(safe.DangerousGetHandle());
-                Read(api.TopicConfDump, api.DefaultTopicConf(conf), api.DumpFree, result);
-                Read(api.ConfDump, conf, api.DumpFree, result);
+                ReadLive(api, safe.DangerousGetHandle(), result);
             }
             finally
             {
@@ -50,6 +48,27 @@ internal static unsafe class LibrdkafkaConfigDump
         }
         foreach (var (key, value) in settings) result.TryAdd(key, KafkaSecurity.IsSecret(key) ? KafkaSecurity.Hidden : value);
         return result;
+    }
+
+    /// <summary>Dumps the configuration of a client created through librdkafka's C API directly (<c>rd_kafka_new</c>), as
+    /// the <c>librdkafka</c> client's are.</summary>
+    /// <param name="binding">The loaded library.</param>
+    /// <param name="settings">The settings the client was built with; the names as set are added.</param>
+    /// <param name="nativeHandle">The client's <c>rd_kafka_t</c>.</param>
+    /// <returns>Every key with its value, secrets masked, sorted by key.</returns>
+    public static SortedDictionary<string, string> Effective(LibrdkafkaBinding binding, IReadOnlyList<KeyValuePair<string, string>> settings, IntPtr nativeHandle)
+    {
+        var result = new SortedDictionary<string, string>(StringComparer.Ordinal);
+        ReadLive(new Api(binding.Handle), nativeHandle, result);
+        foreach (var (key, value) in settings) result.TryAdd(key, KafkaSecurity.IsSecret(key) ? KafkaSecurity.Hidden : value);
+        return result;
+    }
+
+    private static void ReadLive(Api api, IntPtr nativeHandle, SortedDictionary<string, string> result)
+    {
+        var conf = api.ConfOf(nativeHandle);
+        Read(api.TopicConfDump, api.DefaultTopicConf(conf), api.DumpFree, result);
+        Read(api.ConfDump, conf, api.DumpFree, result);
     }
 
     /// <summary>The configuration of a client built from <paramref name="settings"/> without a Confluent.Kafka handle
