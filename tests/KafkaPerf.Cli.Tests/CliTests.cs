@@ -146,7 +146,8 @@ public partial class CliTests
         Assert.Contains("library: kcat 1.7.1, librdkafka 2.16.0", stdout, StringComparison.Ordinal);
         Assert.Contains("library: Apache Kafka tools 4.3.1", stdout, StringComparison.Ordinal);
         Assert.True(stdout.IndexOf("Reference tools", StringComparison.Ordinal) > stdout.IndexOf("java-batched", StringComparison.Ordinal));
-        Assert.Equal(10, stdout.Split('\n').Count(l => l.Trim() == "ready"));
+        Assert.Contains("library: librdkafka 2.16.0 (librdkafka.redist: ", stdout, StringComparison.Ordinal);
+        Assert.Equal(11, stdout.Split('\n').Count(l => l.Trim() == "ready"));
     }
 
     [Fact]
