@@ -41,7 +41,7 @@ public class ToolPackageTests
 
             Assert.True(clients.Exit == 0, clients.Output);
             // Eight clients (four of them API-style variants) and two reference tools.
-            Assert.Equal(10, clients.Output.Split('\n').Count(l => l.Trim() == "ready"));
+            Assert.Equal(11, clients.Output.Split('\n').Count(l => l.Trim() == "ready"));
             Assert.True(run.Exit == 0, run.Output);
             // Everything came from the installed package: jars, the Java helper and librdkafka.
             Assert.Contains(Path.Combine(tools, ".store"), run.Output, StringComparison.Ordinal);

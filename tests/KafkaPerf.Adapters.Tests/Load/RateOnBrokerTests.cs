@@ -79,9 +79,10 @@ public sealed class RateOnBrokerTests(BrokerFixture fixture)
         // Every record due during the pause waited for the broker: the slowest about the pause, and about a thousand of
         // the 4 000 well above the usual few milliseconds.
         var response = run.ResponseTimeHistogram!;
-        // The top: the pause plus the recovery, which a 2-core machine busy with other tests stretches (CI saw 3.3, 5.3 and
-        // 5.6 s: a broker started for the test, cold, recovering beside three other test processes). Bounded all the same.
-        Assert.InRange(response.GetMaxValue(), 800_000_000, 10_000_000_000);
+        // The top: the pause plus the recovery, which a 2-core machine busy with other tests stretches (CI saw 3.3, 5.3,
+        // 5.6 and once 11.0 s: a broker started for the test, cold, recovering beside three other test processes; 1-2 s
+        // alone or beside stress-ng --cpu 2). Bounded all the same: a sender or a broker that never recovered would not be.
+        Assert.InRange(response.GetMaxValue(), 800_000_000, 30_000_000_000);
         long slow = response.RecordedValues().Where(v => response.LowestEquivalentValue(v.ValueIteratedTo) > 100_000_000).Sum(v => v.CountAtValueIteratedTo);
         // At least the half second's worth of records due in the middle of the pause. No upper bound: a machine busy
         // with other work (CI beside a build) made every record of the run slow, which is the machine, not the pause;
