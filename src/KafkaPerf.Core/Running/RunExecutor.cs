@@ -23,6 +23,9 @@ internal sealed class RunExecutor
     /// <summary>How long closing a client may take at the end of the plan.</summary>
     private static readonly TimeSpan DisposeTimeout = TimeSpan.FromSeconds(5);
 
+    /// <summary>How long a failed deletion waits to see whether the plan's own broker is ending.</summary>
+    private static readonly TimeSpan BrokerExitGrace = TimeSpan.FromSeconds(2);
+
     private readonly ClusterConnection _connection;
     private readonly IClock _clock;
     private readonly Func<string, bool> _usesCluster;
@@ -256,6 +259,7 @@ internal sealed class RunExecutor
     {
         // Runs even when the plan was cancelled (no topic is left behind unless asked), but then briefly: the process has
         // seconds to end.
+        if (_connection.Ephemeral && _connection.BrokerExited is { IsCompleted: true }) return;
         using var timeout = new CancellationTokenSource(cancellationToken.IsCancellationRequested ? CancelledCleanup : stallTimeout);
         using var shorten = cancellationToken.Register(static state => ((CancellationTokenSource)state!).CancelAfter(CancelledCleanup), timeout);
         try
@@ -264,12 +268,24 @@ internal sealed class RunExecutor
         }
         catch (OperationCanceledException) when (timeout.IsCancellationRequested)
         {
+            if (await BrokerWentWithItsTopicsAsync()) return;
             RunWarnings.Warn(warnings, progress, [$"Topic '{topic}' could not be deleted: no answer within {(cancellationToken.IsCancellationRequested ? CancelledCleanup : stallTimeout).TotalSeconds:0.#} s.{(_connection.Ephemeral ? string.Empty : " Delete it by hand.")}"]);
         }
         catch (Exception ex) when (ex is not OutOfMemoryException)
         {
+            if (await BrokerWentWithItsTopicsAsync()) return;
             RunWarnings.Warn(warnings, progress, [$"Topic '{topic}' could not be deleted: {ex.Message}"]);
         }
+    }
+
+    /// <summary>Whether the broker this plan started has ended (or ends within a moment) and its topics went with it: a
+    /// signal to the whole process group (timeout(1), a service manager) stops it while a deletion is under way, and
+    /// there is then nothing left to delete or to tell.</summary>
+    private async ValueTask<bool> BrokerWentWithItsTopicsAsync()
+    {
+        if (!_connection.Ephemeral || _connection.BrokerExited is not { } exited) return false;
+        await Task.WhenAny(exited, Task.Delay(BrokerExitGrace));
+        return exited.IsCompleted;
     }
 
     /// <summary>Disposes a client, waiting at most a few seconds: a client whose broker is gone may not close cleanly.</summary>
