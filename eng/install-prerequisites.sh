@@ -5,6 +5,7 @@
 #  - kcat, librdkafka's command-line client, the native reference in benchmarks
 # and with --tests, what only the tests need:
 #  - chromium, in which a test renders the HTML report headless to check its charts
+#  - perf (Debian's linux-perf), with which a test samples the tool for run --profile
 #  - a Docker engine (Debian's docker.io), started when it is not running, and a local Kafka image built from the
 #    fetched jars (eng/build-kafka-image.sh), for the tests that run Kafka in a container through Testcontainers;
 #    KAFKAPERF_NO_DOCKER=1 leaves Docker alone (those tests then skip, saying why)
@@ -29,6 +30,7 @@ if [ -z "${KAFKAPERF_KAFKA_HOME:-}" ] && ! command -v mvn >/dev/null 2>&1; then 
 command -v kcat >/dev/null 2>&1 || need+=(kcat)
 want_docker=$tests
 if [ "$tests" = 1 ]; then command -v chromium >/dev/null 2>&1 || need+=(chromium); fi
+if [ "$tests" = 1 ] && ! command -v perf >/dev/null 2>&1 && command -v apt-cache >/dev/null 2>&1 && apt-cache show linux-perf >/dev/null 2>&1; then need+=(linux-perf); fi
 # The results store's tests start a PostgreSQL server of their own (initdb, pg_ctl), as others start a broker.
 if [ "$tests" = 1 ] && ! compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null && ! command -v initdb >/dev/null 2>&1; then need+=(postgresql); fi
 if [ "${KAFKAPERF_NO_DOCKER:-}" = "1" ] || [ "$(uname -s)" != "Linux" ]; then want_docker=0; fi

@@ -12,6 +12,7 @@ using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
+using KafkaPerf.Adapters.Profiling;
 
 namespace KafkaPerf.Cli;
 
@@ -20,7 +21,9 @@ internal static class Program
     public static Task<int> Main(string[] args)
     {
         // The java clients host a JVM, which needs a variable CoreCLR reads at start-up only.
-        SelfRestart.EnsureAlternateStackCheck();
+        SelfRestart.EnsureStartVariables(args);
+        // --profile's perf map is written from the process's start: it goes with the process, however the command ends.
+        if (Environment.GetEnvironmentVariable(PerfProfiler.OwnsPerfMapVariable) == "1") AppDomain.CurrentDomain.ProcessExit += (_, _) => PerfProfiler.DeletePerfMap();
         return RunAsync(args);
     }
 

@@ -5,21 +5,36 @@ using KafkaPerf.Adapters.Jvm;
 namespace KafkaPerf.Cli;
 
 /// <summary>
-/// Makes sure this process can host the JVM of the <c>java</c> clients: CoreCLR reads
-/// <c>DOTNET_EnableAlternateStackCheck</c> only when the process starts, so when it is missing the tool replaces itself
-/// (<c>execve</c> of <c>/proc/self/exe</c> with the same arguments, same process ID) with the variable set.
+/// Makes sure this process starts with what CoreCLR reads only when a process starts: <c>DOTNET_EnableAlternateStackCheck</c>,
+/// without which the JVM of the <c>java</c> clients cannot be hosted, and, for <c>--profile</c>, the variables that let
+/// <c>perf</c> name .NET's compiled code (<see cref="ProfileVariables"/>). When one is missing the tool replaces itself
+/// (<c>execve</c> of <c>/proc/self/exe</c> with the same arguments, same process ID) with the variables set.
 /// </summary>
 /// <remarks>Same PID, same terminal, same signals: Ctrl+C, SIGTERM and exit codes behave as if the tool had been started
-/// with the variable. If the restart fails the tool goes on, and only the Java clients refuse to run (with one line).</remarks>
+/// with the variables. If the restart fails the tool goes on, and only what needs a variable refuses to run (with one line).</remarks>
 internal static unsafe class SelfRestart
 {
     /// <summary>Set to <c>1</c>, the tool never restarts itself (the Java clients then refuse to run without the variable).</summary>
     public const string NoRestartVariable = "KAFKAPERF_NO_RESTART";
 
-    /// <summary>Restarts the process with the variable set, when it is missing (Linux only).</summary>
-    public static void EnsureAlternateStackCheck()
+    /// <summary>What <c>--profile</c> needs from the start: code compiled by the JIT mapped once, executable, where
+    /// <c>perf</c> can see it (with write-xor-execute its pages are a file's, which <c>perf</c> cannot name), and a
+    /// <c>/tmp/perf-PID.map</c> that names it (the profiler deletes it at the end).</summary>
+    public static readonly IReadOnlyList<KeyValuePair<string, string>> ProfileVariables =
+    [
+        new("DOTNET_EnableWriteXorExecute", "0"),
+        new("DOTNET_PerfMapEnabled", "3"),
+        new(Adapters.Profiling.PerfProfiler.OwnsPerfMapVariable, "1"),
+    ];
+
+    /// <summary>Restarts the process with the variables set, when one is missing (Linux only).</summary>
+    /// <param name="args">The command line, to see whether it asks for <c>--profile</c>.</param>
+    public static void EnsureStartVariables(string[] args)
     {
-        if (!OperatingSystem.IsLinux() || JvmHost.CheckEnvironment() is null || Environment.GetEnvironmentVariable(NoRestartVariable) == "1") return;
+        if (!OperatingSystem.IsLinux() || Environment.GetEnvironmentVariable(NoRestartVariable) == "1") return;
+        var wanted = new List<KeyValuePair<string, string>> { new(JvmHost.AlternateStackCheckVariable, "1") };
+        if (args.Contains("--profile", StringComparer.Ordinal)) wanted.AddRange(ProfileVariables);
+        if (wanted.All(v => Environment.GetEnvironmentVariable(v.Key) == v.Value)) return;
         byte[] commandLine;
         try
         {
@@ -47,10 +62,10 @@ internal static unsafe class SelfRestart
             return;
         }
         var arguments = Split(commandLine);
-        // The environment byte for byte as the process got it (any encoding), minus the variable, plus the variable set.
-        var prefix = Encoding.ASCII.GetBytes(JvmHost.AlternateStackCheckVariable + "=");
-        var environment = Split(environ).Where(entry => !entry.AsSpan().StartsWith(prefix)).ToList();
-        environment.Add(Encoding.ASCII.GetBytes($"{JvmHost.AlternateStackCheckVariable}=1\0"));
+        // The environment byte for byte as the process got it (any encoding), minus the variables, plus the variables set.
+        var prefixes = wanted.Select(v => Encoding.ASCII.GetBytes(v.Key + "=")).ToList();
+        var environment = Split(environ).Where(entry => !prefixes.Any(prefix => entry.AsSpan().StartsWith(prefix))).ToList();
+        environment.AddRange(wanted.Select(v => Encoding.ASCII.GetBytes($"{v.Key}={v.Value}\0")));
 
         var handles = new List<GCHandle>();
         try

@@ -42,6 +42,11 @@ public class ReferenceTests
                 Assert.All(own, r => Assert.True(double.Parse(r[Column("messagesPerSecond")], System.Globalization.CultureInfo.InvariantCulture) > 0));
                 Assert.Equal(["consume", "consume", "produce", "produce"], own.Select(r => r[Column("scenario")]).Order());
             }
+            // kcat's own process's CPU over its timed section (the .NET tax's first step); Kafka's tools are JVMs it does not read.
+            Assert.All(rows.Where(r => r[Column("client")] == "kcat"), r =>
+                Assert.True(double.Parse(r[Column("cpuUserSeconds")], System.Globalization.CultureInfo.InvariantCulture)
+                    + double.Parse(r[Column("cpuSystemSeconds")], System.Globalization.CultureInfo.InvariantCulture) > 0, string.Join(",", r)));
+            Assert.All(rows.Where(r => r[Column("client")] == "kafka-tools"), r => Assert.Equal(string.Empty, r[Column("cpuUserSeconds")]));
             // confluent: 3 scenarios × (2 runs + 1 warm-up).
             Assert.Equal(9, rows.Count(r => r[Column("client")] == "confluent"));
 

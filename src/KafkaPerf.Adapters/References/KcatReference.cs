@@ -3,6 +3,7 @@ using System.Globalization;
 using System.Text;
 using KafkaPerf.Adapters.Confluent;
 using KafkaPerf.Clients;
+using KafkaPerf.Measurement;
 using KafkaPerf.Scenarios;
 
 namespace KafkaPerf.Adapters.References;
@@ -154,8 +155,8 @@ internal sealed class KcatClient(KafkaEndpoint endpoint, KcatTool tool) : Refere
 
     protected override RunRecord Produce(ScenarioContext context, CancellationToken cancellationToken)
     {
-        var (elapsed, error) = Send(context, timed: true, cancellationToken);
-        return Produced(context, elapsed, context.MessageCount, error);
+        var (elapsed, error, resources) = Send(context, timed: true, cancellationToken);
+        return Produced(context, elapsed, context.MessageCount, error) with { Resources = resources };
     }
 
     protected override string? Fill(ScenarioContext context, CancellationToken cancellationToken) =>
@@ -164,6 +165,9 @@ internal sealed class KcatClient(KafkaEndpoint endpoint, KcatTool tool) : Refere
     protected override RunRecord Consume(ScenarioContext context, CancellationToken cancellationToken)
     {
         long assignedAt = 0;
+        int pid = 0;
+        (double, double)? usedBeforeSection = null;
+        var reapedBefore = ChildCpu.Reaped();
         var arguments = new List<string> { "-C", "-b", Bootstrap, "-G", context.GroupId, "-c", context.MessageCount.ToString(CultureInfo.InvariantCulture), "-f", "x" };
         if (SecurityFile(ConfluentSettings.Security(Security), javaProperties: false) is { } securityFile) arguments.AddRange(["-F", securityFile]);
         foreach (var (key, value) in ConsumerSettings(context)) arguments.AddRange(["-X", $"{key}={value}"]);
@@ -171,8 +175,10 @@ internal sealed class KcatClient(KafkaEndpoint endpoint, KcatTool tool) : Refere
         using var process = ToolProcess.Start(tool.Path, arguments, tool.Environment, line =>
         {
             // "% Group g rebalanced (memberid …): assigned: topic [0]": the moment the clients' consume timing starts too.
-            if (line.Contains("assigned:", StringComparison.Ordinal)) Interlocked.CompareExchange(ref assignedAt, Stopwatch.GetTimestamp(), 0);
+            if (line.Contains("assigned:", StringComparison.Ordinal) && Interlocked.CompareExchange(ref assignedAt, Stopwatch.GetTimestamp(), 0) == 0)
+                usedBeforeSection = Volatile.Read(ref pid) is > 0 and var id ? ChildCpu.Of(id) : null;
         });
+        Volatile.Write(ref pid, process.Id);
         process.Input.Close();
         long received = 0;
         var buffer = new byte[64 * 1024];
@@ -200,12 +206,13 @@ internal sealed class KcatClient(KafkaEndpoint endpoint, KcatTool tool) : Refere
             Delivered = context.MessageCount,
             Received = received,
             Duplicates = received - context.MessageCount,
+            Resources = ChildCpu.Section(reapedBefore, usedBeforeSection, ChildCpu.Reaped()),
         };
     }
 
     /// <summary>Pipes N copies of the payload into <c>kcat -P</c>; timed from the first byte written to kcat's exit, which
-    /// follows the delivery of the last record.</summary>
-    private (double Elapsed, string? Error) Send(ScenarioContext context, bool timed, CancellationToken cancellationToken)
+    /// follows the delivery of the last record. Its CPU over that section too (<see cref="ChildCpu"/>).</summary>
+    private (double Elapsed, string? Error, RunResources? Resources) Send(ScenarioContext context, bool timed, CancellationToken cancellationToken)
     {
         var payload = context.Payload.Span;
         var delimiter = Delimiter(payload);
@@ -220,14 +227,16 @@ internal sealed class KcatClient(KafkaEndpoint endpoint, KcatTool tool) : Refere
             payload.CopyTo(chunk.AsSpan(i * unit));
             delimiter.CopyTo(chunk.AsSpan(i * unit + payload.Length));
         }
+        var reapedBefore = ChildCpu.Reaped();
         using var process = ToolProcess.Start(tool.Path, arguments, tool.Environment);
         // kcat creates its producer (which connects to the bootstrap servers) before it reads its input: the timed section
         // starts once it waits for input, so neither the process start nor the connection is timed.
         if (timed && !WaitUntilReading(process.Id, context.StallTimeout, cancellationToken))
         {
             // Disposing the process kills it.
-            return (double.NaN, $"kcat -P did not start reading its input within {context.StallTimeout.TotalSeconds:0.#} s (--stall-timeout): its start would have been timed");
+            return (double.NaN, $"kcat -P did not start reading its input within {context.StallTimeout.TotalSeconds:0.#} s (--stall-timeout): its start would have been timed", null);
         }
+        var usedBeforeSection = ChildCpu.Of(process.Id);
         long started = Stopwatch.GetTimestamp();
         // A kcat that stops reading would block the writes below: Ctrl+C or the timeout kills it, which ends them.
         using var guard = process.KillOn(RunTimeout(context), cancellationToken);
@@ -244,16 +253,17 @@ internal sealed class KcatClient(KafkaEndpoint endpoint, KcatTool tool) : Refere
         catch (IOException ex)
         {
             process.WaitForExit(TimeSpan.FromSeconds(10), cancellationToken);
-            if (process.TimedOut) return (double.NaN, $"kcat -P did not finish within {RunTimeout(context).TotalSeconds:0} s");
-            return (double.NaN, $"kcat -P stopped reading its input ({ex.Message.TrimEnd('.')}): {process.ErrorTail()}");
+            if (process.TimedOut) return (double.NaN, $"kcat -P did not finish within {RunTimeout(context).TotalSeconds:0} s", null);
+            return (double.NaN, $"kcat -P stopped reading its input ({ex.Message.TrimEnd('.')}): {process.ErrorTail()}", null);
         }
         if (!process.WaitForExit(RunTimeout(context), cancellationToken))
-            return (double.NaN, $"kcat -P did not finish within {RunTimeout(context).TotalSeconds:0} s");
+            return (double.NaN, $"kcat -P did not finish within {RunTimeout(context).TotalSeconds:0} s", null);
         double elapsed = Stopwatch.GetElapsedTime(started).TotalSeconds;
-        if (process.ExitCode != 0) return (double.NaN, $"kcat -P exited with code {process.ExitCode}: {process.ErrorTail()}");
+        var resources = ChildCpu.Section(reapedBefore, usedBeforeSection, ChildCpu.Reaped());
+        if (process.ExitCode != 0) return (double.NaN, $"kcat -P exited with code {process.ExitCode}: {process.ErrorTail()}", null);
         if (process.Errors.Contains("Delivery failed", StringComparison.OrdinalIgnoreCase))
-            return (double.NaN, $"kcat -P reported failed deliveries: {process.ErrorTail()}");
-        return (elapsed, null);
+            return (double.NaN, $"kcat -P reported failed deliveries: {process.ErrorTail()}", null);
+        return (elapsed, null, resources);
     }
 
     /// <summary>Waits until kcat blocks reading its standard input (up to the stall timeout: a busy machine starts it

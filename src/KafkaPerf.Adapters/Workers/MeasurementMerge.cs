@@ -99,6 +99,7 @@ public static class MeasurementMerge
             Gen1Collections = all.Sum(r => r.Gen1Collections),
             Gen2Collections = all.Sum(r => r.Gen2Collections),
             AllocatedBytes = all.Sum(r => r.AllocatedBytes),
+            RssGrowthBytes = SumOrNull(all, r => r.RssGrowthBytes),
             RuntimeGcMillis = SumOrNull(all, r => r.RuntimeGcMillis),
             RuntimeGcCount = SumOrNull(all, r => r.RuntimeGcCount),
             RuntimeHeapUsedBytes = SumOrNull(all, r => r.RuntimeHeapUsedBytes),

@@ -12,6 +12,7 @@ internal static class OutputOptions
     public static readonly Option<string> Format = new("--format") { Description = "csv, json, md, html (comma-separated); html is a self-contained report with charts, each also written as an .svg file.", DefaultValueFactory = _ => "csv,json,md,html" };
     public static readonly Option<string[]> Otel = new("--otel") { Description = "Export KafkaPerf's metrics and spans: otlp (to the collector the OTEL_EXPORTER_OTLP_* variables name) and/or console (metrics on standard error); repeatable or comma-separated." };
     public static readonly Option<bool> Quiet = new("--quiet") { Description = "No progress lines, only the tables." };
+    public static readonly Option<bool> Profile = new("--profile") { Description = "Sample where each client's CPU goes with Linux's perf, inside the timed sections of the measured runs only (their figures then include the sampling's cost): per client and cell, folded stacks and a flame graph beside the report, and the share of each layer (librdkafka, Confluent.Kafka, .NET runtime and GC, kernel, …) in it. Needs perf (Debian: linux-perf) and perf_event_paranoid ≤ 2 or root; not with --workers. Reference tools run in processes of their own and are not sampled." };
 
     /// <summary>The options, in --help's order.</summary>
     public static Option[] All => [Output, Format, Otel, Quiet];

@@ -3,6 +3,7 @@ using System.Globalization;
 using KafkaPerf.Adapters;
 using KafkaPerf.Adapters.Broker;
 using KafkaPerf.Adapters.Plugins;
+using KafkaPerf.Adapters.Profiling;
 using KafkaPerf.Adapters.Store;
 using KafkaPerf.Adapters.Workers;
 using KafkaPerf.Cli.Telemetry;
@@ -25,7 +26,7 @@ internal sealed class RunCommand(ClientCatalog catalog, EmbeddedKafkaBrokerOptio
     {
         var command = new Command("run", "Run a benchmark matrix and print the comparison tables.");
         foreach (var option in (Option[])[.. PlanOptions.RunHead, ClientCatalog.Plugin, .. BrokerOptions.All, .. PlanOptions.Replication, .. PlanOptions.Faults, .. PlanOptions.Sweeps,
-            .. OutputOptions.All, .. StoreOptions.ForRun, PlanOptions.StallTimeout, .. DistributionOptions.All, .. SecurityOptions.All])
+            .. OutputOptions.All, OutputOptions.Profile, .. StoreOptions.ForRun, PlanOptions.StallTimeout, .. DistributionOptions.All, .. SecurityOptions.All])
             command.Options.Add(option);
         command.SetAction((parse, ct) => ExecuteAsync(parse, findRate: false, shutdown.Token));
         return command;
@@ -91,6 +92,7 @@ internal sealed class RunCommand(ClientCatalog catalog, EmbeddedKafkaBrokerOptio
         {
             Log = log,
             Checkpoints = checkpoints,
+            Profiler = !findRate && parse.GetValue(OutputOptions.Profile) ? new PerfProfiler(outputs.Folder, stem, log) : null,
             Remote = distribution is { } d
                 ? async (connection, token) => await WorkerGroup.JoinAsync(connection, plan, d.Group, d.Expect, d.Processes, WorkerCommandLine(plugins), d.JoinTimeout, log, token)
                 : null,

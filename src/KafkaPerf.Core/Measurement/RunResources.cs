@@ -45,6 +45,11 @@ public sealed record RunResources
     /// compression pays for the record and batch overhead.</summary>
     public double? DiskBytesPerPayloadByte { get; init; }
 
+    /// <summary>How much this (the client's) process's resident memory grew during the timed section, in bytes (negative when
+    /// it shrank): native memory the .NET heap does not show, such as librdkafka's queues or the in-process JVM's heap; for a
+    /// reference tool, <see langword="null"/>.</summary>
+    public long? RssGrowthBytes { get; init; }
+
     /// <summary>Client CPU seconds, user + system.</summary>
     public double CpuSeconds => CpuUserSeconds + CpuSystemSeconds;
 }

@@ -40,6 +40,10 @@ public sealed record BenchmarkResult
     /// for a plain run.</summary>
     public IReadOnlyList<RateSearchResult>? RateSearches { get; init; }
 
+    /// <summary>Where each client's CPU went, per cell, when the plan was profiled (<c>--profile</c>); otherwise
+    /// <see langword="null"/>.</summary>
+    public IReadOnlyList<ClientProfile>? Profiles { get; init; }
+
     /// <summary>Whether this is a checkpoint written while the plan was still running: it holds the runs done so far
     /// (of <c>plan.totalRuns</c>). A file that still says so after the tool ended was cut off (the process was killed).</summary>
     public bool InProgress { get; init; }

@@ -37,6 +37,9 @@ public sealed record CellResources
     /// <summary>.NET generation-2 collections per run.</summary>
     public double? Gen2Collections { get; init; }
 
+    /// <summary>How much the client's process's resident memory grew per run, in bytes: native memory included.</summary>
+    public double? RssGrowthBytes { get; init; }
+
     /// <summary>Collection milliseconds of the client's own runtime (the JVM) per run.</summary>
     public double? RuntimeGcMillis { get; init; }
 
@@ -79,6 +82,7 @@ public sealed record CellResources
             Gen0Collections = Median((_, x) => x.Gen0Collections),
             Gen1Collections = Median((_, x) => x.Gen1Collections),
             Gen2Collections = Median((_, x) => x.Gen2Collections),
+            RssGrowthBytes = Median((_, x) => x.RssGrowthBytes),
             RuntimeGcMillis = Median((_, x) => x.RuntimeGcMillis),
             RuntimeHeapUsedBytes = Median((_, x) => x.RuntimeHeapUsedBytes),
             CountersPerMessage = CounterMedians(measured),

@@ -57,6 +57,14 @@ public sealed class BenchmarkRunner
         return _checks.All(plan, onWorkers: Remote is not null);
     }
 
+    /// <summary>Samples the timed sections of the measured runs of clients in this process (<c>--profile</c>), started
+    /// before the plan; <see langword="null"/> for none.</summary>
+    public IRunProfiler? Profiler
+    {
+        get => _runs.Profiler;
+        init => _runs.Profiler = value;
+    }
+
     /// <summary>Receives what every run added to the result, before the next run starts (the CLI's checkpoint files);
     /// <see langword="null"/> for none.</summary>
     public IResultSink? Checkpoints { get; init; }

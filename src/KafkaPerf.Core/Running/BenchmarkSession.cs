@@ -1,5 +1,6 @@
 using KafkaPerf.Clients;
 using KafkaPerf.Clusters;
+using KafkaPerf.Measurement;
 using KafkaPerf.Payloads;
 using KafkaPerf.Plans;
 using KafkaPerf.Reporting;
@@ -69,6 +70,13 @@ public sealed class BenchmarkSession : IAsyncDisposable
             ?? (_source is null ? ClusterConnection.None.Facts
                 : new ClusterFacts(HasBroker: true, _source.KnownBrokers, Ephemeral: false, ClusterConnection.None.BrokerName, _source.RefuseFault));
         var findings = new PlanChecks(_registry, cluster).All(Plan, onWorkers: _options.Remote is not null);
+        if (_options.Profiler is { } profiler)
+        {
+            if (_options.Remote is not null)
+                findings = [.. findings, new ValidationError(ValidationSeverity.Error, "--profile samples this process, and with --workers or --processes the runs run in worker processes: drop one of them.")];
+            else if (profiler.Unavailable() is { } unavailable)
+                findings = [.. findings, new ValidationError(ValidationSeverity.Error, unavailable)];
+        }
         // The source's refusal is asked before it starts: once started, the cluster's own state says the rest.
         if (findings.Count == 0 && _broker is null && NeedsBroker && _source?.RefusePlan(Plan) is { } refusal)
             return [new ValidationError(ValidationSeverity.Error, refusal)];
@@ -92,7 +100,9 @@ public sealed class BenchmarkSession : IAsyncDisposable
             ThrowIfInvalid(Validate());
         }
         if (_options.Remote is { } remote) _remote = await remote(Connection, cancellationToken).ConfigureAwait(false);
-        _runner = new BenchmarkRunner(_registry, Connection, _options.Clock) { Checkpoints = _options.Checkpoints, Remote = _remote };
+        // Attached before the first run, its sampling off: the sampler's start is timed nowhere.
+        if (_options.Profiler is { } profiler) await profiler.StartAsync(cancellationToken).ConfigureAwait(false);
+        _runner = new BenchmarkRunner(_registry, Connection, _options.Clock) { Checkpoints = _options.Checkpoints, Remote = _remote, Profiler = _options.Profiler };
         _started = true;
     }
 
@@ -103,7 +113,9 @@ public sealed class BenchmarkSession : IAsyncDisposable
     public async Task<BenchmarkResult> RunAsync(IBenchmarkProgress? progress = null, CancellationToken cancellationToken = default)
     {
         await StartAsync(cancellationToken).ConfigureAwait(false);
-        return await _runner!.RunAsync(Plan, progress, cancellationToken).ConfigureAwait(false);
+        var result = await _runner!.RunAsync(Plan, progress, cancellationToken).ConfigureAwait(false);
+        if (_options.Profiler is not { } profiler || cancellationToken.IsCancellationRequested) return result;
+        return result with { Profiles = await profiler.FinishAsync(result.Runs, cancellationToken).ConfigureAwait(false) };
     }
 
     /// <summary>Searches the highest rate that holds a latency goal, per client and cell of the plan (a rate plan, whose
@@ -174,6 +186,7 @@ public sealed class BenchmarkSession : IAsyncDisposable
         }
         _shareClients.Clear();
         if (_remote is IAsyncDisposable remote) await remote.DisposeAsync().ConfigureAwait(false);
+        if (_options.Profiler is { } profiler) await profiler.DisposeAsync().ConfigureAwait(false);
         if (_broker is not null) await _broker.DisposeAsync().ConfigureAwait(false);
         _broker = null;
     }

@@ -38,6 +38,9 @@ internal sealed class RunExecutor
     /// <param name="clock">The clock the scenarios time with.</param>
     /// <param name="usesCluster">Whether a client (by name) uses the Kafka cluster: only its runs wait for the cluster to
     /// be ready (the in-memory client's topics are its own).</param>
+    /// <summary>Samples the timed sections of the measured runs of clients in this process (<c>--profile</c>), or none.</summary>
+    internal IRunProfiler? Profiler { get; set; }
+
     internal RunExecutor(ClusterConnection connection, IClock clock, Func<string, bool> usesCluster)
     {
         _connection = connection;
@@ -100,6 +103,8 @@ internal sealed class RunExecutor
                     BrokerBreakdown = plan.Breakdown ? _connection.BrokerBreakdown : null,
                     Faults = faults?.Watch,
                     Transactions = plan.SettingsFor(cell, run.Client).TransactionRecords is null ? null : new TransactionRecorder(),
+                    // Warm-ups are not profiled; a reference tool runs in a process of its own, which this profiler does not see.
+                    Profiler = Profiler is { } profiler && run.Repetition > 0 && client is not IReferenceClient ? profiler.Section(run) : null,
                 };
                 // No deletion of the last run's topic overlaps this run's scenario.
                 await SettleAsync(warnings, progress);

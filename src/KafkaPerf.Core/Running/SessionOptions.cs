@@ -17,6 +17,10 @@ public sealed record SessionOptions
     /// <see langword="null"/> to run them here. The session disposes what it returns when that is disposable.</summary>
     public Func<ClusterConnection, CancellationToken, Task<IRemoteRuns>>? Remote { get; init; }
 
+    /// <summary>Samples the timed sections of the runs of this process (<c>--profile</c>); <see langword="null"/> for none.
+    /// The session starts it before the first run and disposes it.</summary>
+    public IRunProfiler? Profiler { get; init; }
+
     /// <summary>The clock of the runs; the stopwatch when <see langword="null"/>.</summary>
     public IClock? Clock { get; init; }
 }

@@ -16,6 +16,7 @@ internal sealed class ClientCounters
     private readonly RuntimeReading? _runtime;
     private readonly IReadOnlyList<KeyValuePair<string, long>> _counters;
     private TimeSpan? _brokerCpu;
+    private readonly long? _resident;
     private ProcessResources _process;
 
     private ClientCounters(ScenarioContext context)
@@ -24,6 +25,8 @@ internal sealed class ClientCounters
         _runtime = (context.Client as IRuntimeProbe)?.ReadRuntime();
         _brokerCpu = context.Broker?.ReadCpuTime();
         _counters = context.Client.ReadCounters();
+        context.Profiler?.Enable();
+        _resident = ResidentMemory.Now();
         _process = ProcessResources.Now();
     }
 
@@ -49,6 +52,8 @@ internal sealed class ClientCounters
     public (IReadOnlyDictionary<string, double>? PerMessage, RunResources Resources) Stop(long messages, long harnessAllocatedBytes = 0, long? recordsOnTopic = null)
     {
         var process = ProcessResources.Now();
+        var resident = ResidentMemory.Now();
+        _context.Profiler?.Disable();
         var perMessage = PerMessage(_context.Client, _counters, messages);
         var brokerCpu = _brokerCpu is { } before && _context.Broker?.ReadCpuTime() is { } after ? after - before : (TimeSpan?)null;
         var runtime = _runtime is not null ? ((IRuntimeProbe)_context.Client).ReadRuntime() : (RuntimeReading?)null;
@@ -66,6 +71,7 @@ internal sealed class ClientCounters
             RuntimeGcMillis = runtime?.GcMillis - _runtime?.GcMillis,
             RuntimeGcCount = runtime?.GcCount - _runtime?.GcCount,
             RuntimeHeapUsedBytes = runtime?.HeapUsedBytes,
+            RssGrowthBytes = resident - _resident,
             BrokerCpuSeconds = brokerCpu?.TotalSeconds,
             TopicBytesOnDisk = disk,
             DiskBytesPerPayloadByte = disk is { } bytes && payloadBytes > 0 ? bytes / (double)payloadBytes : null,

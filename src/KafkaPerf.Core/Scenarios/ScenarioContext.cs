@@ -60,6 +60,10 @@ public sealed record ScenarioContext
     /// <summary>The clock.</summary>
     public IClock Clock { get; init; } = StopwatchClock.Instance;
 
+    /// <summary>Told where the timed section starts and stops, for <c>--profile</c>; <see langword="null"/> when the run is
+    /// not profiled.</summary>
+    public ISectionProfiler? Profiler { get; init; }
+
     /// <summary>What a run with faults records (load runs at a rate); <see langword="null"/> without faults.</summary>
     public FaultWatch? Faults { get; init; }
 

@@ -35,7 +35,7 @@ public static class ResultTables
 
     private static ReportDocument Build(BenchmarkResult result) =>
         new ReportDocument("KafkaPerf results", Preamble(result),
-            [.. RateSearches(result), .. Ratios(result), .. Load(result), .. FaultTables.Section(result), .. TransactionTables.Section(result), .. BacklogTables.Section(result), .. BreakdownTables.Section(result), PerClientStatistics(result), .. Resources(result), .. Workers(result),
+            [.. RateSearches(result), .. Ratios(result), .. Load(result), .. FaultTables.Section(result), .. TransactionTables.Section(result), .. BacklogTables.Section(result), .. BreakdownTables.Section(result), PerClientStatistics(result), .. Resources(result), .. CpuTables.Sections(result), .. Workers(result),
              .. Warnings(result), .. FailedRuns(result)]);
 
     /// <summary>The columns of <see cref="Runs"/>: a run's identity, its figures and resources, its load figures, its error.</summary>
@@ -46,7 +46,7 @@ public static class ResultTables
         Right("delivered"), Right("received"), Right("lost"), Right("notVerified"), Left("notVerifiedReason"), Right("duplicates"), Right("unexpected"), Right("payloadMismatches"), Left("prefetch"),
         Left("succeeded"), Right("latencyP50Micros"), Right("latencyP99Micros"), Right("latencyMaxMicros"),
         Right("cpuUserSeconds"), Right("cpuSystemSeconds"), Right("gen0Collections"), Right("gen1Collections"), Right("gen2Collections"), Right("allocatedBytes"),
-        Right("runtimeGcMillis"), Right("runtimeHeapUsedBytes"), Right("brokerCpuSeconds"), Right("topicBytesOnDisk"), Right("diskBytesPerPayloadByte"),
+        Right("rssGrowthBytes"), Right("runtimeGcMillis"), Right("runtimeHeapUsedBytes"), Right("brokerCpuSeconds"), Right("topicBytesOnDisk"), Right("diskBytesPerPayloadByte"),
         Right("offeredRate"), Right("achievedRate"), Right("producers"), Right("consumers"), Right("warmupRecords"),
         Right("responseP50Micros"), Right("responseP99Micros"), Right("responseP999Micros"), Right("responseMaxMicros"),
         Right("serviceP50Micros"), Right("serviceP99Micros"), Right("serviceP999Micros"), Right("serviceMaxMicros"), Right("sendDelayP99Micros"), Right("sendDelayMaxMicros"),
@@ -79,7 +79,7 @@ public static class ResultTables
             Number(run.Unexpected), Number(run.PayloadMismatches), Flag(run.PrefetchEnabled), Flag(run.Succeeded),
             Number(run.Latency?.P50Micros), Number(run.Latency?.P99Micros), Number(run.Latency?.MaxMicros),
             Number(r?.CpuUserSeconds), Number(r?.CpuSystemSeconds), Number(r?.Gen0Collections), Number(r?.Gen1Collections), Number(r?.Gen2Collections),
-            Number(r?.AllocatedBytes), Number(r?.RuntimeGcMillis), Number(r?.RuntimeHeapUsedBytes), Number(r?.BrokerCpuSeconds),
+            Number(r?.AllocatedBytes), Number(r?.RssGrowthBytes), Number(r?.RuntimeGcMillis), Number(r?.RuntimeHeapUsedBytes), Number(r?.BrokerCpuSeconds),
             Number(r?.TopicBytesOnDisk), Number(r?.DiskBytesPerPayloadByte),
             Number(run.OfferedRate), Number(run.AchievedRate), Number(run.Producers), Number(run.Consumers), Number(run.WarmupRecords),
             Number(run.ResponseTime?.P50Micros), Number(run.ResponseTime?.P99Micros), Number(run.ResponseTime?.P999Micros), Number(run.ResponseTime?.MaxMicros),
@@ -315,12 +315,13 @@ public static class ResultTables
         [
             new ReportParagraph("Medians over the measured runs, each read at the edges of the timed section. Client CPU = user + system time of this process "
                 + "(the .NET client's, or the in-process JVM's and .NET's together for java clients); % core = CPU time / elapsed time; "
-                + "GC = .NET collections per run (gen0/gen1/gen2) and alloc = .NET bytes allocated per message; runtime = the client's own runtime (the JVM): "
+                + "GC = .NET collections per run (gen0/gen1/gen2) and alloc = .NET bytes allocated per message; RSS growth = how much the process's resident memory "
+                + "(native memory included: librdkafka's queues, the JVM) grew during the timed section; runtime = the client's own runtime (the JVM): "
                 + "its collection time per run and heap in use at the end; counters = the client's own counters per message; broker CPU = the embedded broker's process; "
                 + "disk = the topic's log segments after the run (MB = 10^6 bytes) and per payload byte sent. – = not measured (e.g. broker figures on an external cluster)."),
             new ReportTable(
                 [Left("scenario"), Left("variant"), Left("client"), Right("messages"), Right("payload B"), Right("median msg/s"), Right("client CPU s"), Right("user / sys s"),
-                 Right("CPU ms per 1k msg"), Right("% core"), Right("alloc B/msg"), Right("GC 0/1/2"), Right("runtime GC ms"), Right("runtime heap MB"), Left("counters/msg"),
+                 Right("CPU ms per 1k msg"), Right("% core"), Right("alloc B/msg"), Right("GC 0/1/2"), Right("RSS growth MB"), Right("runtime GC ms"), Right("runtime heap MB"), Left("counters/msg"),
                  Right("broker CPU s"), Right("broker CPU ms per 1k msg"), Right("disk MB"), Right("disk B per payload B")],
                 result.Cells.Select(string[] (c) =>
                 {
@@ -334,7 +335,7 @@ public static class ResultTables
                         Value(r?.CpuSeconds, "0.000"), r is null ? "–" : $"{Value(r.CpuUserSeconds, "0.000")} / {Value(r.CpuSystemSeconds, "0.000")}",
                         Value(r?.CpuMillisPerThousandMessages, "0.000"), Value(r?.CpuPercentOfCore, "0"), Value(r?.AllocatedBytesPerMessage, "0.0"),
                         r is null ? "–" : $"{Value(r.Gen0Collections, "0.#")}/{Value(r.Gen1Collections, "0.#")}/{Value(r.Gen2Collections, "0.#")}",
-                        Value(r?.RuntimeGcMillis, "0"), Value(r?.RuntimeHeapUsedBytes / 1e6, "0.0"), counters,
+                        Value(r?.RssGrowthBytes / 1e6, "0.0"), Value(r?.RuntimeGcMillis, "0"), Value(r?.RuntimeHeapUsedBytes / 1e6, "0.0"), counters,
                         Value(r?.BrokerCpuSeconds, "0.000"), Value(r?.BrokerCpuMillisPerThousandMessages, "0.000"),
                         Value(r?.TopicBytesOnDisk / 1e6, "0.000"), Value(r?.DiskBytesPerPayloadByte, "0.000"),
                     ];
