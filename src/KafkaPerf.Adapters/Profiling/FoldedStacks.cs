@@ -30,13 +30,15 @@ internal sealed class FoldedStacks
     public void Add(string thread, IReadOnlyList<(string Symbol, string Dso)> frames)
     {
         if (frames.Count == 0) return;
-        var names = new string[frames.Count + 1];
-        names[0] = thread.Replace(';', ',').Replace(' ', '_');
+        var names = new List<string>(frames.Count + 1) { thread.Replace(';', ',').Replace(' ', '_') };
         for (int i = 0; i < frames.Count; i++)
         {
             var (symbol, dso) = frames[frames.Count - 1 - i];
             var name = ProfileLayers.ShortName(symbol, dso);
-            names[i + 1] = name;
+            // Code built without frame pointers (librdkafka's threads) leaves perf walking garbage: a run of frames it
+            // cannot name is one frame.
+            if (name == "[unknown]" && names[^1] == name) continue;
+            names.Add(name);
             if (!_frameLayers.ContainsKey(name)) _frameLayers[name] = ProfileLayers.Of(symbol, dso);
         }
         var stack = string.Join(';', names);

@@ -29,6 +29,12 @@ public class ProfilingTests
         	          3ca954 [unknown] (/usr/share/dotnet/shared/Microsoft.NETCore.App/10.0.12/libcoreclr.so)
         	    7fceaf0918d8 instance void [Confluent.Kafka] Confluent.Kafka.Producer`2[System.Int64,System.__Canon]::Produce(class Confluent.Kafka.TopicPartition)[OptimizedTier1] (/tmp/perf-24564.map)
 
+        rdk:broker1 24616 64841.849500000: 
+        	          2b7afb rd_hdr_histogram_record (/app/runtimes/linux-x64/native/librdkafka.so)
+        	    7f5190134c10 [unknown] ([unknown])
+        	    7f5190025bb8 [unknown] ([unknown])
+        	    6c666e6f635f [unknown] ([unknown])
+
         C2 CompilerThre 18545 64841.850000000: 
         	    7f5190134c10 [unknown] (/tmp/perf-24564.map)
         	          e4314c Symbol::increment_refcount (/usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so)
@@ -40,7 +46,7 @@ public class ProfilingTests
     {
         var samples = PerfScriptReader.Read(new StringReader(Script)).ToList();
 
-        Assert.Equal(5, samples.Count);
+        Assert.Equal(6, samples.Count);
         Assert.Equal(".NET Long Runni", samples[0].Thread);
         Assert.Equal(64841.845683123, samples[0].Seconds, 9);
         Assert.Equal(("rd_kafka_msgset_create_ProduceRequest", "/app/runtimes/linux-x64/native/librdkafka.so"), samples[0].Frames[0]);
@@ -56,10 +62,10 @@ public class ProfilingTests
         var stacks = new FoldedStacks();
         foreach (var sample in PerfScriptReader.Read(new StringReader(Script))) stacks.Add(sample.Thread, sample.Frames);
 
-        Assert.Equal(5, stacks.Samples);
+        Assert.Equal(6, stacks.Samples);
         // librdkafka's own frame; memmove called by Confluent.Kafka counts for it; the kernel as itself; CoreCLR as the runtime;
         // JIT code no map names, called by the JVM, for the JVM.
-        Assert.Equal(1, stacks.Layers[ProfileLayers.Librdkafka]);
+        Assert.Equal(2, stacks.Layers[ProfileLayers.Librdkafka]);
         Assert.Equal(1, stacks.Layers[ProfileLayers.ConfluentKafka]);
         Assert.Equal(1, stacks.Layers[ProfileLayers.Kernel]);
         Assert.Equal(1, stacks.Layers[ProfileLayers.DotNetRuntime]);
@@ -67,6 +73,8 @@ public class ProfilingTests
         Assert.Contains(".NET_Long_Runni;start_thread;rd_kafka_broker_serve;rd_kafka_msgset_create_ProduceRequest", stacks.Stacks.Keys);
         Assert.Contains(".NET_Long_Runni;KafkaPerf.Adapters.Confluent.ConfluentProducer::Send;Confluent.Kafka.Producer`2[System.Int64,System.__Canon]::Produce;__memmove_avx_unaligned_erms",
             stacks.Stacks.Keys);
+        // A run of frames perf could not name (a walk through code without frame pointers) is one frame.
+        Assert.Contains("rdk:broker1;[unknown];rd_hdr_histogram_record", stacks.Stacks.Keys);
         Assert.Equal(ProfileLayers.KafkaPerf, stacks.FrameLayers["KafkaPerf.Adapters.Confluent.ConfluentProducer::Send"]);
         Assert.Equal(ProfileLayers.DotNetRuntime, stacks.FrameLayers["[libcoreclr.so]"]);
     }
