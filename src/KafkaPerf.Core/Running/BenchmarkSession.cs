@@ -67,7 +67,10 @@ public sealed class BenchmarkSession : IAsyncDisposable
         // Before the cluster starts, its source says what it will be: its size, and which faults it cannot do.
         var cluster = _broker?.Connection.Facts
             ?? (_source is null ? ClusterConnection.None.Facts
-                : new ClusterFacts(HasBroker: true, _source.KnownBrokers, Ephemeral: false, ClusterConnection.None.BrokerName, _source.RefuseFault));
+                : new ClusterFacts(HasBroker: true, _source.KnownBrokers, Ephemeral: false, ClusterConnection.None.BrokerName, _source.RefuseFault)
+                {
+                    ShapesNetwork = _source.ShapesNetwork,
+                });
         var findings = new PlanChecks(_registry, cluster).All(Plan, onWorkers: _options.Remote is not null);
         // The source's refusal is asked before it starts: once started, the cluster's own state says the rest.
         if (findings.Count == 0 && _broker is null && NeedsBroker && _source?.RefusePlan(Plan) is { } refusal)

@@ -76,6 +76,11 @@ internal sealed class RunExecutor
             try
             {
                 if (beforeStart is not null) await beforeStart(runToken);
+                // The cell's network, and the first time it is asked its links' real round trip, before anything is timed.
+                var shaper = _connection.Network;
+                var network = cell.Settings.Network is { } spec && shaper is not null ? await shaper.ShapeAsync(spec, runToken) : null;
+                double? cpuBefore = shaper?.CpuSeconds;
+                long bytesBefore = shaper?.ForwardedBytes ?? 0;
                 var context = new ScenarioContext
                 {
                     Client = client,
@@ -110,6 +115,15 @@ internal sealed class RunExecutor
                     runToken, TaskCreationOptions.LongRunning, TaskScheduler.Default);
                 measurement = await AwaitRunAsync(scenario, runToken);
                 if (context.Transactions?.Snapshot() is { } transactions) measurement = measurement with { Transactions = transactions };
+                if (network is not null)
+                    measurement = measurement with
+                    {
+                        Network = network with
+                        {
+                            ProxyCpuSeconds = shaper!.CpuSeconds - cpuBefore,
+                            ProxyBytes = shaper.ForwardedBytes - bytesBefore,
+                        },
+                    };
             }
             catch (Exception ex) when (ex is not OperationCanceledException)
             {
