@@ -28,6 +28,7 @@ internal static class ApiVersionsProbe
             SendTimeout = (int)timeout.TotalMilliseconds,
         };
         socket.Connect(target);
+        ThreadCpu.RaisePriority();
         var request = new byte[4 + 2 + 2 + 4 + 2 + ClientId.Length];
         BinaryPrimitives.WriteInt32BigEndian(request, request.Length - 4);
         BinaryPrimitives.WriteInt16BigEndian(request.AsSpan(4), ApiVersionsKey);
@@ -59,6 +60,45 @@ internal static class ApiVersionsProbe
             int n = socket.Receive(buffer, read, count - read, SocketFlags.None);
             if (n == 0) throw new IOException("The node closed the connection during the round-trip probe.");
             read += n;
+        }
+    }
+}
+
+/// <summary>Times a link alone: 64-byte messages echoed back through a proxy that shares the link's shaping (its two
+/// directions' delay, jitter and rate), to an <see cref="EchoEndpoint"/> instead of the node, so that no node's answer
+/// time is in the figure.</summary>
+internal static class EchoProbe
+{
+    /// <summary>Round trips in microseconds, after <paramref name="warmup"/> untimed ones.</summary>
+    internal static List<double> Measure(ShapingProxy link, int samples, int warmup, TimeSpan timeout)
+    {
+        using var echo = new EchoEndpoint();
+        var threads = new ProxyThreads();
+        using (var probe = new ShapingProxy("kp-probe", threads, (link.ToNode, link.ToClient)) { Target = new IPEndPoint(IPAddress.Loopback, echo.Port) })
+        {
+            probe.Start();
+            using var socket = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp)
+            {
+                NoDelay = true,
+                ReceiveTimeout = (int)timeout.TotalMilliseconds,
+            };
+            socket.Connect(new IPEndPoint(IPAddress.Loopback, probe.Port));
+            ThreadCpu.RaisePriority();
+            var buffer = new byte[64];
+            var micros = new List<double>(samples);
+            for (int i = 0; i < warmup + samples; i++)
+            {
+                long sent = Stopwatch.GetTimestamp();
+                socket.Send(buffer);
+                for (int read = 0; read < buffer.Length;)
+                {
+                    int n = socket.Receive(buffer, read, buffer.Length - read, SocketFlags.None);
+                    if (n == 0) throw new IOException("The link's probe connection closed.");
+                    read += n;
+                }
+                if (i >= warmup) micros.Add((Stopwatch.GetTimestamp() - sent) * 1e6 / Stopwatch.Frequency);
+            }
+            return micros;
         }
     }
 }

@@ -15,7 +15,7 @@ namespace KafkaPerf.Adapters.Network;
 /// <remarks>Dispose closes every proxy's listener and connections and waits (briefly) until their threads have ended.</remarks>
 internal sealed class ProxyNetwork : INetworkShaper, IDisposable
 {
-    /// <summary>About how long the round-trip probe of one link lasts: enough requests for a p99, not more.</summary>
+    /// <summary>About how long the round-trip probe of one link lasts: enough echoes for a p99, not more.</summary>
     private static readonly TimeSpan ProbeBudget = TimeSpan.FromSeconds(2);
 
     private readonly ConcurrentDictionary<NetworkSpec, NetworkRecord> _measured = new();
@@ -79,34 +79,38 @@ internal sealed class ProxyNetwork : INetworkShaper, IDisposable
         var record = await Task.Factory.StartNew(() => Measure(spec), cancellationToken, TaskCreationOptions.LongRunning, TaskScheduler.Default)
             .ConfigureAwait(false);
         _measured[spec] = record;
-        Log?.WriteLine($"kafkaperf: network {spec}: {Describe(record.ClientLink!, spec.ClientRtt)}"
-            + (record.BrokerLink is { } broker ? $"; between brokers {Describe(broker, spec.BrokerRtt)}" : string.Empty));
+        Log?.WriteLine($"kafkaperf: network {spec}: client link {Describe(record.ClientLink!, spec.ClientRtt)}"
+            + (record.BrokerLink is { } broker ? $"; between brokers {Describe(broker, spec.BrokerRtt)}" : string.Empty)
+            + string.Create(CultureInfo.InvariantCulture, $"; an ApiVersions request to node 1 through it p50 {record.ClientRequest!.P50Micros / 1000:0.00} ms, p99 {record.ClientRequest.P99Micros / 1000:0.00} ms"));
         return record;
     }
 
     /// <summary>A measured link beside the asked round trip, e.g. <c>round trip p50 5.04 ms, p99 5.21 ms (asked 5 ms; 400
-    /// ApiVersions requests through the proxy)</c>.</summary>
+    /// echoes)</c>.</summary>
     internal static string Describe(LinkRoundTrip link, TimeSpan asked) => string.Create(CultureInfo.InvariantCulture,
-        $"round trip p50 {link.P50Micros / 1000:0.00} ms, p99 {link.P99Micros / 1000:0.00} ms (asked {asked.TotalMilliseconds:0.###} ms; {link.Samples} ApiVersions requests through the proxy)");
+        $"round trip p50 {link.P50Micros / 1000:0.00} ms, p99 {link.P99Micros / 1000:0.00} ms (asked {asked.TotalMilliseconds:0.###} ms; {link.Samples} echoes)");
 
     private NetworkRecord Measure(NetworkSpec spec)
     {
+        var timeout = spec.ClientRtt * 4 + TimeSpan.FromSeconds(10);
         var record = new NetworkRecord
         {
             Asked = spec.ToString(),
             AskedClientRttMicros = spec.ClientRtt.TotalMicroseconds,
             AskedBrokerRttMicros = spec.BrokerRtt.TotalMicroseconds,
-            ClientLink = MeasureLink("client", _nodes[0].Client, spec.ClientRtt),
+            ClientLink = LinkRoundTrip.Of("client", EchoProbe.Measure(_nodes[0].Client, Samples(spec.ClientRtt), Warmup, timeout)),
+            ClientRequest = LinkRoundTrip.Of("client-request", ApiVersionsProbe.Measure(
+                new IPEndPoint(IPAddress.Loopback, _nodes[0].Client.Port), Samples(spec.ClientRtt) / 4, Warmup, timeout)),
         };
-        return _nodes.Count > 1 ? record with { BrokerLink = MeasureLink("broker", _nodes[0].Internal, spec.BrokerRtt) } : record;
+        return _nodes.Count > 1
+            ? record with { BrokerLink = LinkRoundTrip.Of("broker", EchoProbe.Measure(_nodes[0].Internal, Samples(spec.BrokerRtt), Warmup, spec.BrokerRtt * 4 + TimeSpan.FromSeconds(10))) }
+            : record;
     }
 
-    private static LinkRoundTrip MeasureLink(string link, ShapingProxy proxy, TimeSpan rtt)
-    {
-        int samples = (int)Math.Clamp(ProbeBudget / TimeSpan.FromTicks(Math.Max(rtt.Ticks, 1)), 100, 400);
-        var micros = ApiVersionsProbe.Measure(new IPEndPoint(IPAddress.Loopback, proxy.Port), samples, warmup: 10, timeout: rtt * 4 + TimeSpan.FromSeconds(10));
-        return LinkRoundTrip.Of(link, micros);
-    }
+    private const int Warmup = 20;
+
+    /// <summary>Enough samples for a p99 within <see cref="ProbeBudget"/>: 400 at 5 ms or less, 100 at 20 ms.</summary>
+    private static int Samples(TimeSpan rtt) => (int)Math.Clamp(ProbeBudget / TimeSpan.FromTicks(Math.Max(rtt.Ticks, 1)), 100, 400);
 
     /// <summary>Closes every proxy and waits up to 2 s for their threads to end.</summary>
     public void Dispose()

@@ -23,8 +23,11 @@ internal sealed class ShapingProxy : IDisposable
 
     /// <param name="name">A short name for its threads, e.g. <c>n1c</c> (node 1's client link).</param>
     /// <param name="threads">Where its threads are started and counted.</param>
-    internal ShapingProxy(string name, ProxyThreads threads)
+    /// <param name="shapes">The link's two directions, when this proxy shares another's (a probe of its link); its own otherwise.</param>
+    internal ShapingProxy(string name, ProxyThreads threads, (LinkShape ToNode, LinkShape ToClient)? shapes = null)
     {
+        ToNode = shapes?.ToNode ?? new LinkShape();
+        ToClient = shapes?.ToClient ?? new LinkShape();
         _name = name;
         _threads = threads;
         _listener = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
@@ -40,10 +43,10 @@ internal sealed class ShapingProxy : IDisposable
     internal IPEndPoint? Target { get; set; }
 
     /// <summary>The direction from clients to the node.</summary>
-    internal LinkShape ToNode { get; } = new();
+    internal LinkShape ToNode { get; }
 
     /// <summary>The direction from the node to clients.</summary>
-    internal LinkShape ToClient { get; } = new();
+    internal LinkShape ToClient { get; }
 
     /// <summary>Connections open now.</summary>
     internal int OpenConnections

@@ -1,9 +1,9 @@
 namespace KafkaPerf.Measurement;
 
-/// <summary>A shaped link's real round trip, measured through it before the first run that asked for it: requests timed
-/// one after another from a send to its whole answer (a Kafka <c>ApiVersions</c> request to a node through its proxy, which
-/// the node answers from memory).</summary>
-/// <param name="Link">Which link: <c>client</c> (client to node) or <c>broker</c> (node to node).</param>
+/// <summary>A shaped link's real round trip, measured through it before the first run that asked for it: messages timed one
+/// after another from a send to the whole answer.</summary>
+/// <param name="Link">What was timed: <c>client</c> or <c>broker</c> (an echo through that link), <c>client-request</c> (a
+/// Kafka request to the node through its client link).</param>
 /// <param name="Samples">Requests timed.</param>
 /// <param name="P50Micros">The median round trip, in microseconds.</param>
 /// <param name="P99Micros">The 99th percentile, in microseconds.</param>

@@ -16,11 +16,16 @@ public sealed record NetworkRecord
     /// <summary>The asked round trip of an inter-broker link, in microseconds.</summary>
     public double AskedBrokerRttMicros { get; init; }
 
-    /// <summary>The client link's measured round trip (client to node 1 through its proxy).</summary>
+    /// <summary>The client link's measured round trip: small messages echoed through node 1's client link (its proxy's
+    /// shaping, the loopback hops both ways), the node's own answer time left out.</summary>
     public LinkRoundTrip? ClientLink { get; init; }
 
-    /// <summary>The inter-broker link's measured round trip (to node 1's inter-broker proxy); absent for one node.</summary>
+    /// <summary>The inter-broker link's measured round trip, the same way; absent for one node.</summary>
     public LinkRoundTrip? BrokerLink { get; init; }
+
+    /// <summary>A Kafka request's round trip to node 1 through its client proxy (<c>ApiVersions</c>, which the node answers
+    /// from memory): the link plus the node's answer time, as a client sees it.</summary>
+    public LinkRoundTrip? ClientRequest { get; init; }
 
     /// <summary>CPU time (user + system) of every proxy thread over the run, in seconds; absent where the operating system
     /// does not say (only Linux is read).</summary>

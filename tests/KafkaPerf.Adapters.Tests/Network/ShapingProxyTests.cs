@@ -12,7 +12,7 @@ public class ShapingProxyTests
     [Fact]
     public void ShapingProxy_Rtt5ms_EchoRoundTripMedianWithinHalfAMillisecond()
     {
-        using var echo = new EchoServer();
+        using var echo = new EchoEndpoint();
         var threads = new ProxyThreads();
         using (var proxy = Started(echo, threads))
         {
@@ -31,7 +31,7 @@ public class ShapingProxyTests
     [Fact]
     public void ShapingProxy_ManyBuffersAfterWarmup_AllocatesNothingPerBuffer()
     {
-        using var echo = new EchoServer();
+        using var echo = new EchoEndpoint();
         var threads = new ProxyThreads();
         const int Buffers = 20_000;
         using (var proxy = Started(echo, threads))
@@ -55,7 +55,7 @@ public class ShapingProxyTests
     [Fact]
     public void ShapingProxy_WithJitter_KeepsEachConnectionsOrder()
     {
-        using var echo = new EchoServer();
+        using var echo = new EchoEndpoint();
         var threads = new ProxyThreads();
         using var proxy = Started(echo, threads);
         proxy.Set(TimeSpan.FromMilliseconds(1), TimeSpan.FromMilliseconds(1), null);
@@ -75,7 +75,7 @@ public class ShapingProxyTests
     [Fact]
     public async Task ShapingProxy_Rate8Mbit_TakesAsLongAsTheRateSays()
     {
-        using var echo = new EchoServer();
+        using var echo = new EchoEndpoint();
         var threads = new ProxyThreads();
         using var proxy = Started(echo, threads);
         proxy.Set(TimeSpan.Zero, TimeSpan.Zero, 8_000_000);
@@ -95,7 +95,7 @@ public class ShapingProxyTests
     [Fact]
     public void ShapingProxy_Disposed_ResetsItsConnectionsAndEndsItsThreads()
     {
-        using var echo = new EchoServer();
+        using var echo = new EchoEndpoint();
         var threads = new ProxyThreads();
         var proxy = Started(echo, threads);
         using var socket = Connect(proxy);
@@ -111,7 +111,7 @@ public class ShapingProxyTests
         Assert.Throws<SocketException>(() => Connect(proxy));
     }
 
-    internal static ShapingProxy Started(EchoServer echo, ProxyThreads threads)
+    internal static ShapingProxy Started(EchoEndpoint echo, ProxyThreads threads)
     {
         var proxy = new ShapingProxy("test", threads) { Target = new IPEndPoint(IPAddress.Loopback, echo.Port) };
         proxy.Start();

@@ -1,20 +1,22 @@
 using System.Net;
 using System.Net.Sockets;
 
-namespace KafkaPerf.Adapters.Tests.Network;
+namespace KafkaPerf.Adapters.Network;
 
-/// <summary>A loopback TCP echo server: every byte received goes straight back, on a thread per connection.</summary>
-internal sealed class EchoServer : IDisposable
+/// <summary>A loopback TCP echo server: every byte received goes straight back, on a thread per connection (raised in
+/// priority as the proxy's are). The far end of a link's round-trip probe, so that the link is timed without a node's
+/// own answer time.</summary>
+internal sealed class EchoEndpoint : IDisposable
 {
     private readonly Socket _listener = new(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
     private readonly List<Socket> _accepted = [];
 
-    public EchoServer()
+    public EchoEndpoint()
     {
         _listener.Bind(new IPEndPoint(IPAddress.Loopback, 0));
         _listener.Listen(16);
         Port = ((IPEndPoint)_listener.LocalEndPoint!).Port;
-        new Thread(Accept) { IsBackground = true, Name = "echo-accept" }.Start();
+        new Thread(Accept) { IsBackground = true, Name = "kp-echo-accept" }.Start();
     }
 
     public int Port { get; }
@@ -34,12 +36,13 @@ internal sealed class EchoServer : IDisposable
             }
             socket.NoDelay = true;
             lock (_accepted) _accepted.Add(socket);
-            new Thread(() => Echo(socket)) { IsBackground = true, Name = "echo" }.Start();
+            new Thread(() => Echo(socket)) { IsBackground = true, Name = "kp-echo" }.Start();
         }
     }
 
     private static void Echo(Socket socket)
     {
+        ThreadCpu.RaisePriority();
         var buffer = new byte[64 * 1024];
         while (true)
         {
