@@ -34,6 +34,7 @@ public sealed class ShapedNetworkTests
             // Every client connection went through a proxy: the nodes advertise the proxies' ports only.
             Assert.All(session.Connection.BootstrapServers!.Split(','), a => Assert.Equal($"127.0.0.1:{proxies.ClientProxy(1).Port}", a));
             runs = run.Runs;
+            Assert.Contains("kp-n1c-accept", ProxyThreadNames());
         }
 
         Assert.All(runs, r => Assert.True(r.Succeeded, $"{r.Client} {r.Scenario} {r.Variant}: {r.Error}"));
@@ -54,6 +55,42 @@ public sealed class ShapedNetworkTests
             Assert.True(r.Network!.ProxyBytes > 300 * 100, $"{r.Client}: the proxies forwarded {r.Network.ProxyBytes} bytes");
         }
         Assert.True(proxies.Threads.WaitEnded(TimeSpan.FromSeconds(5)), $"{proxies.Threads.Living} proxy thread(s) outlived the broker");
+        Assert.Empty(ProxyThreadNames());
+    }
+
+    [Fact]
+    public async Task EmbeddedBroker_ShapedStartFails_LeavesNoProxyThreadBehind()
+    {
+        var options = new EmbeddedKafkaBrokerOptions
+        {
+            HeapMegabytes = 256,
+            ShapedNetwork = true,
+            ExtraConfig = new Dictionary<string, string> { ["num.network.threads"] = "-3" },
+        };
+
+        await Assert.ThrowsAsync<BrokerStartException>(() => EmbeddedKafkaBroker.StartAsync(options, TestPaths.Timeout()));
+
+        // The proxies bound their ports and started their accepting threads before the node: all closed with the failure.
+        // (This collection runs alone, so no other test's proxy is counted.)
+        var deadline = DateTime.UtcNow.AddSeconds(5);
+        while (ProxyThreadNames().Count > 0 && DateTime.UtcNow < deadline) await Task.Delay(50, TestContext.Current.CancellationToken);
+        Assert.Empty(ProxyThreadNames());
+    }
+
+    /// <summary>This process's threads named as the proxies' (<c>kp-n…</c>), from the kernel's view of them.</summary>
+    private static List<string> ProxyThreadNames() =>
+        [.. Directory.EnumerateDirectories("/proc/self/task").Select(t => ReadName(Path.Combine(t, "comm"))).Where(n => n.StartsWith("kp-n", StringComparison.Ordinal))];
+
+    private static string ReadName(string path)
+    {
+        try
+        {
+            return File.ReadAllText(path).Trim();
+        }
+        catch (IOException)
+        {
+            return string.Empty;
+        }
     }
 
     [Fact]
