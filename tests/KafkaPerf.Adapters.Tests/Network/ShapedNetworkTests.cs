@@ -34,6 +34,8 @@ public sealed class ShapedNetworkTests
             // Every client connection went through a proxy: the nodes advertise the proxies' ports only.
             Assert.All(session.Connection.BootstrapServers!.Split(','), a => Assert.Equal($"127.0.0.1:{proxies.ClientProxy(1).Port}", a));
             runs = run.Runs;
+            // The report says what the runs went through, asked beside measured, with the tables.
+            Assert.Contains(run.Warnings, w => w.StartsWith("Runs of network=rtt=5ms went through the shaping proxies (proxy): the client link's round trip", StringComparison.Ordinal));
             Assert.Contains("kp-n1c-accept", ProxyThreadNames());
         }
 

@@ -128,6 +128,25 @@ public class NetworkSpecTests
         Assert.StartsWith("--network via=netem", refusal, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public void NetworkLine_MeasuredLinks_SaysAskedBesideMeasured()
+    {
+        var record = new KafkaPerf.Measurement.NetworkRecord
+        {
+            Asked = "client-rtt=5ms,broker-rtt=1ms",
+            AskedClientRttMicros = 5_000,
+            AskedBrokerRttMicros = 1_000,
+            ClientLink = new("client", 400, 5_270, 8_720, 5_160, 17_000),
+            BrokerLink = new("broker", 400, 1_100, 1_900, 1_050, 3_000),
+            ClientRequest = new("client-request", 100, 7_870, 29_670, 6_500, 70_000),
+        };
+
+        Assert.Equal(
+            "Runs of network=client-rtt=5ms,broker-rtt=1ms went through the shaping proxies (proxy): the client link's round trip, measured before the first of them, "
+            + "p50 5.27 ms, p99 8.72 ms (asked 5.00 ms); between brokers p50 1.10 ms, p99 1.90 ms (asked 1.00 ms); a request to node 1 through it (the broker's answer included) p50 7.87 ms, p99 29.67 ms.",
+            RunExecutor.NetworkLine(record));
+    }
+
     private static BenchmarkPlan Plan(params NetworkSpec[] networks) =>
         new BenchmarkPlanBuilder().Clients("a").Scenarios(ScenarioKind.Produce).PayloadSizes(10).MessageCounts(100).Warmup(false).Network(networks).Build();
 }
