@@ -42,24 +42,30 @@ internal sealed class ProxiedConnection
         catch (Exception ex) when (ex is SocketException or ObjectDisposedException)
         {
         }
-        if (Interlocked.Increment(ref _finished) == 2) Abort();
+        // Both sides said they are done and all was sent: a plain close, which lets the kernel deliver what it still holds.
+        if (Interlocked.Increment(ref _finished) == 2) Close(reset: false);
     }
 
-    /// <summary>Closes both sockets and ends both directions' threads.</summary>
-    internal void Abort()
+    /// <summary>Closes both sockets at once, resetting them, and ends both directions' threads.</summary>
+    internal void Abort() => Close(reset: true);
+
+    private void Close(bool reset)
     {
         if (Interlocked.Exchange(ref _disposed, 1) != 0) return;
         _toNode.Close();
         _toClient.Close();
-        // Linger 0: a connection broken on one side is reset on the other, not left half open.
         foreach (var socket in new[] { _client, _upstream })
         {
-            try
+            // Linger 0: a connection broken on one side is reset on the other, not left half open.
+            if (reset)
             {
-                socket.LingerState = new LingerOption(true, 0);
-            }
-            catch (Exception ex) when (ex is SocketException or ObjectDisposedException)
-            {
+                try
+                {
+                    socket.LingerState = new LingerOption(true, 0);
+                }
+                catch (Exception ex) when (ex is SocketException or ObjectDisposedException)
+                {
+                }
             }
             socket.Dispose();
         }

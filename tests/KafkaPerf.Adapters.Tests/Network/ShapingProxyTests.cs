@@ -124,6 +124,39 @@ public class ShapingProxyTests
         Assert.Throws<SocketException>(() => Connect(proxy));
     }
 
+    [Fact]
+    public async Task ShapingProxy_BothSidesClose_EveryByteArrivesBeforeTheEnd()
+    {
+        // A node that sends 1 MB and closes, to a client that reads only later and has closed its own side: the proxy
+        // passes the end on after the last byte, and closing both sides then loses nothing (a reset would).
+        using var listener = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
+        listener.Bind(new IPEndPoint(IPAddress.Loopback, 0));
+        listener.Listen(1);
+        var payload = new byte[1024 * 1024];
+        new Random(7).NextBytes(payload);
+        var node = Task.Run(() =>
+        {
+            using var accepted = listener.Accept();
+            accepted.Send(payload);
+            accepted.Shutdown(SocketShutdown.Both);
+        }, TestContext.Current.CancellationToken);
+        var threads = new ProxyThreads();
+        using var proxy = new ShapingProxy("test", threads) { Target = (IPEndPoint)listener.LocalEndPoint! };
+        proxy.Start();
+        proxy.Set(TimeSpan.FromMilliseconds(1), TimeSpan.Zero, null);
+        using var socket = Connect(proxy);
+        socket.Shutdown(SocketShutdown.Send);
+        await node;
+        await Task.Delay(200, TestContext.Current.CancellationToken);
+
+        var received = new MemoryStream();
+        var buffer = new byte[64 * 1024];
+        int n;
+        while ((n = socket.Receive(buffer)) > 0) received.Write(buffer, 0, n);
+
+        Assert.Equal(payload, received.ToArray());
+    }
+
     internal static ShapingProxy Started(EchoEndpoint echo, ProxyThreads threads)
     {
         var proxy = new ShapingProxy("test", threads) { Target = new IPEndPoint(IPAddress.Loopback, echo.Port) };
