@@ -20,8 +20,9 @@ internal static class BrokerConfiguration
     /// <param name="extra">Settings that add to or replace these.</param>
     /// <returns>The settings.</returns>
     /// <param name="listener">A secured client listener, or <see langword="null"/> for plain TCP.</param>
+    /// <param name="proxied">With shaping proxies: the node's plain inter-broker port and the proxies' ports it advertises.</param>
     internal static Dictionary<string, string> ServerConfig(string dataDirectory, int nodeId, int brokers, int port, int controllerPort, string? voters,
-        IReadOnlyDictionary<string, string> extra, ListenerSecurity? listener = null)
+        IReadOnlyDictionary<string, string> extra, ListenerSecurity? listener = null, ProxiedListeners? proxied = null)
     {
         bool controller = nodeId <= EmbeddedKafkaBroker.ControllersFor(brokers);
         // Internal topics replicate as production clusters do (3 where there are 3 nodes, at least 2 in sync).
@@ -58,6 +59,7 @@ internal static class BrokerConfiguration
         if (voters is null) config["controller.quorum.bootstrap.servers"] = $"127.0.0.1:{controllerPort}";
         else config["controller.quorum.voters"] = voters;
         if (listener is not null) listener.Apply(config, port, controller ? controllerPort : null);
+        proxied?.Apply(config, port, controller ? controllerPort : null, secured: listener is not null);
         foreach (var (key, value) in extra) config[key] = value;
         return config;
     }
@@ -88,6 +90,26 @@ internal static class BrokerConfiguration
                     ? $"org.apache.kafka.common.security.plain.PlainLoginModule required user_{Security.Username}=\"{Security.RevealPassword()}\";"
                     : "org.apache.kafka.common.security.scram.ScramLoginModule required;";
             }
+        }
+    }
+
+    /// <summary>A node behind shaping proxies: it listens on its own ports and advertises the proxies' instead, the client
+    /// listener's to clients and an <c>INTERNAL</c> listener's to the other brokers, so that client links and inter-broker
+    /// links are shaped apart. The controllers' listener is left direct.</summary>
+    /// <param name="InternalPort">The node's own inter-broker port (a secured cluster's <c>INTERNAL</c> listener).</param>
+    /// <param name="ClientProxyPort">The port of the proxy in front of the client listener.</param>
+    /// <param name="InternalProxyPort">The port of the proxy in front of the inter-broker listener.</param>
+    internal sealed record ProxiedListeners(int InternalPort, int ClientProxyPort, int InternalProxyPort)
+    {
+        public void Apply(Dictionary<string, string> config, int port, int? controllerPort, bool secured)
+        {
+            // A secured cluster has its CLIENT and INTERNAL listeners already; a plain one gets an INTERNAL listener here.
+            string client = secured ? "CLIENT" : "PLAINTEXT";
+            string listeners = $"{client}://127.0.0.1:{port},INTERNAL://127.0.0.1:{InternalPort}";
+            config["listeners"] = controllerPort is { } c ? $"{listeners},CONTROLLER://127.0.0.1:{c}" : listeners;
+            config["advertised.listeners"] = $"{client}://127.0.0.1:{ClientProxyPort},INTERNAL://127.0.0.1:{InternalProxyPort}";
+            if (!secured) config["listener.security.protocol.map"] = "CONTROLLER:PLAINTEXT,INTERNAL:PLAINTEXT,PLAINTEXT:PLAINTEXT";
+            config["inter.broker.listener.name"] = "INTERNAL";
         }
     }
 

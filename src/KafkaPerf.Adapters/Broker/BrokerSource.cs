@@ -22,6 +22,9 @@ public abstract record BrokerSource : IBrokerSource
     public virtual string? RefusePlan(BenchmarkPlan plan) => null;
 
     /// <inheritdoc />
+    public virtual bool ShapesNetwork => false;
+
+    /// <inheritdoc />
     public async Task<IBrokerLease> ConnectAsync(TextWriter? log, CancellationToken cancellationToken) =>
         await ConnectedBroker.ConnectAsync(this, log, cancellationToken).ConfigureAwait(false);
 
@@ -74,6 +77,9 @@ public abstract record BrokerSource : IBrokerSource
 
         /// <inheritdoc />
         public override string? RefusePlan(BenchmarkPlan plan) => EmbeddedDisk.Shortfall(plan, Options);
+
+        /// <inheritdoc />
+        public override bool ShapesNetwork => Options.ShapedNetwork;
     }
 
     /// <summary>A broker in a container.</summary>

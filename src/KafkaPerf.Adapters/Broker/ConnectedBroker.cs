@@ -127,7 +127,9 @@ public sealed class ConnectedBroker : IBrokerLease
                     // Every node learns a new topic a moment after the controller: no client starts before the last one has.
                     Readiness = new ConfluentClusterReadiness(broker.BootstrapServers, broker.Security),
                     Faults = new EmbeddedFaults(broker),
+                    Network = broker.Network,
                 };
+                broker.NetworkLog = log;
                 return new ConnectedBroker(connection, broker, null);
             }
             default:

@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Globalization;
 using System.Security.Cryptography;
 using KafkaPerf.Adapters.Jvm;
+using KafkaPerf.Adapters.Network;
 using KafkaPerf.Clients;
 
 namespace KafkaPerf.Adapters.Broker;
@@ -58,12 +59,31 @@ public sealed partial class EmbeddedKafkaBroker
         string java, string classPath, KafkaJars jars, string root, EmbeddedKafkaBrokerOptions options, long started,
         CancellationToken cancellationToken)
     {
+        // The proxies' ports are theirs from here on (bound, not let go), so only the nodes' own ports can be taken meanwhile.
+        var network = options.ShapedNetwork ? new ProxyNetwork(options.Brokers) : null;
+        try
+        {
+            var broker = await StartOnceAsync(java, classPath, jars, root, options, started, network, cancellationToken).ConfigureAwait(false);
+            network = null;
+            return broker;
+        }
+        finally
+        {
+            network?.Dispose();
+        }
+    }
+
+    private static async Task<EmbeddedKafkaBroker> StartOnceAsync(
+        string java, string classPath, KafkaJars jars, string root, EmbeddedKafkaBrokerOptions options, long started, ProxyNetwork? network,
+        CancellationToken cancellationToken)
+    {
         var dataDirectory = Path.Combine(root, $"{Environment.ProcessId}-{Convert.ToHexStringLower(RandomNumberGenerator.GetBytes(4))}");
         int count = options.Brokers;
         var ports = Enumerable.Range(0, count).Select(_ => (options.PortPicker ?? BrokerConfiguration.FreePorts)()).ToList();
         var security = options.Security;
         // A secured cluster keeps its brokers' own traffic, and the readiness check, on a plain listener of their own.
-        var internalPorts = security.IsSecured ? Enumerable.Range(0, count).Select(_ => BrokerConfiguration.FreePorts().Port).ToList() : null;
+        // So does one behind shaping proxies: its inter-broker links get a proxy of their own.
+        var internalPorts = security.IsSecured || network is not null ? Enumerable.Range(0, count).Select(_ => BrokerConfiguration.FreePorts().Port).ToList() : null;
         int controllers = ControllersFor(count);
         // One node formats as a standalone controller (a dynamic quorum of itself); a cluster names its voters statically,
         // so every node knows the quorum before any of them runs.
@@ -86,9 +106,14 @@ public sealed partial class EmbeddedKafkaBroker
             for (int i = 0; i < count; i++)
             {
                 var nodeDirectory = Path.Combine(dataDirectory, $"node-{i + 1}");
-                var listener = internalPorts is null ? null : new BrokerConfiguration.ListenerSecurity(security, internalPorts[i], certificates);
-                var config = BrokerConfiguration.ServerConfig(nodeDirectory, i + 1, count, ports[i].Port, ports[i].ControllerPort, voters, options.ExtraConfig, listener);
-                var plan = new NodePlan(i + 1, nodeDirectory, $"127.0.0.1:{ports[i].Port}", config)
+                var listener = security.IsSecured ? new BrokerConfiguration.ListenerSecurity(security, internalPorts![i], certificates) : null;
+                var proxied = network is null ? null
+                    : new BrokerConfiguration.ProxiedListeners(internalPorts![i], network.ClientProxy(i + 1).Port, network.InternalProxy(i + 1).Port);
+                var config = BrokerConfiguration.ServerConfig(nodeDirectory, i + 1, count, ports[i].Port, ports[i].ControllerPort, voters, options.ExtraConfig,
+                    listener, proxied);
+                // Clients bootstrap through the proxy too: the first request is as far away as every other.
+                int clientPort = proxied?.ClientProxyPort ?? ports[i].Port;
+                var plan = new NodePlan(i + 1, nodeDirectory, $"127.0.0.1:{clientPort}", config)
                 {
                     ReadyAddress = internalPorts is null ? null : $"127.0.0.1:{internalPorts[i]}",
                     ScramFile = security.UsesSasl && security.Mechanism != SaslMechanism.Plain ? Path.Combine(nodeDirectory, "scram-users.txt") : null,
@@ -113,6 +138,8 @@ public sealed partial class EmbeddedKafkaBroker
                 $"The broker's data folder '{dataDirectory}' cannot be written ({ex.Message}): make the temporary folder writable or point TMPDIR at one that is.", ex);
         }
 
+        if (network is not null)
+            for (int i = 0; i < count; i++) network.Start(i + 1, ports[i].Port, internalPorts![i]);
         var launched = new List<Launched>(count);
         try
         {
@@ -185,6 +212,7 @@ public sealed partial class EmbeddedKafkaBroker
             clientSecurity)
         {
             _relaunch = new Relaunch(java, classPath, plans, clusterId, options, archive),
+            _network = network,
         };
     }
 

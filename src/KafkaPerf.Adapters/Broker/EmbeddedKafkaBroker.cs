@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Globalization;
 using System.Security.Cryptography;
 using KafkaPerf.Adapters.Jvm;
+using KafkaPerf.Adapters.Network;
 using KafkaPerf.Clients;
 using KafkaPerf.Clusters;
 
@@ -39,6 +40,20 @@ public sealed partial class EmbeddedKafkaBroker : IAsyncDisposable
 
     private readonly BrokerClassArchive? _classArchive;
     private Relaunch? _relaunch;
+    private ProxyNetwork? _network;
+
+    /// <summary>The shaping proxies in front of the nodes (<see cref="EmbeddedKafkaBrokerOptions.ShapedNetwork"/>); they
+    /// close with the broker. <see langword="null"/> when clients reach the nodes directly.</summary>
+    public INetworkShaper? Network => _network;
+
+    /// <summary>Where the proxies' measured round trips are said; none when <see langword="null"/>.</summary>
+    internal TextWriter? NetworkLog
+    {
+        set
+        {
+            if (_network is not null) _network.Log = value;
+        }
+    }
 
     private EmbeddedKafkaBroker(IReadOnlyList<EmbeddedBrokerNode> nodes, string version, string dataDirectory, KafkaJars jars,
         TimeSpan startupTime, string? crashLogPath, BrokerClassArchive? classArchive, KafkaSecurity security)
@@ -221,6 +236,7 @@ public sealed partial class EmbeddedKafkaBroker : IAsyncDisposable
         foreach (var node in Nodes) node.SignalKill();
         BrokerDataFolders.DeleteDirectory(DataDirectory);
         foreach (var node in Nodes) node.Kill();
+        _network?.Dispose();
         _classArchive?.Complete(cleanExit: false);
         // A node killed while it was writing may have left a file behind the first deletion.
         BrokerDataFolders.DeleteDirectory(DataDirectory);
@@ -233,6 +249,7 @@ public sealed partial class EmbeddedKafkaBroker : IAsyncDisposable
         if (Interlocked.Exchange(ref _disposed, 1) != 0) return;
         bool firstWasRunning = !Nodes[0].Exited.IsCompleted;
         await Task.WhenAll(Nodes.Select(n => BrokerProcess.StopAsync(n.Process, n.DataDirectory))).ConfigureAwait(false);
+        _network?.Dispose();
         _classArchive?.Complete(cleanExit: firstWasRunning);
         BrokerDataFolders.DeleteDirectory(DataDirectory);
     }

@@ -38,6 +38,12 @@ public sealed record EmbeddedKafkaBrokerOptions
     /// <summary>Broker settings added to (or replacing) KafkaPerf's <c>server.properties</c>.</summary>
     public IReadOnlyDictionary<string, string> ExtraConfig { get; init; } = new Dictionary<string, string>();
 
+    /// <summary>Whether a shaping proxy stands in front of each node's client and inter-broker listeners, which the nodes
+    /// advertise in place of their own (<c>--network</c>): every client connection, and every replica fetch between
+    /// nodes, goes through one, and <see cref="EmbeddedKafkaBroker.Network"/> shapes them. Off: clients reach the nodes
+    /// directly on loopback.</summary>
+    public bool ShapedNetwork { get; init; }
+
     /// <summary>Whether the first start on this machine (for this Java and these jars) writes the class archive that
     /// makes later starts faster: its first node then takes about 4 s longer to stop, once. The <c>broker</c> command,
     /// stopped by Ctrl+C within a few seconds, leaves it to the next <c>run</c>.</summary>

@@ -60,6 +60,7 @@ internal static class PlanOptions
     public static readonly Option<string?> Backlog = new("--backlog") { Description = "A consumer backlog to sweep (e.g. 1GB, 200MB): in a roundtrip at a --rate the consumers start only once this much is acknowledged and unread, then catch up while the producers go on; the result says when, and how fast they drained it. The default scenarios are then roundtrip only." };
     public static readonly Option<string?> Group = new("--group") { Description = "The group the consumers join, to sweep: classic (the default), share (a KIP-932 share group, records acknowledged implicitly by the next poll) or share:explicit (each record accepted explicitly). The default scenarios are then consume and roundtrip (roundtrip at a --rate)." };
     public static readonly Option<string?> Partitions = new("--partitions") { Description = "Partitions per topic to sweep (default 1)." };
+    public static readonly Option<string[]> Network = new("--network") { Description = "Shape the links to and between the embedded nodes through a proxy in front of each, which the nodes advertise: comma-joined rtt=5ms (half each way), jitter=0.2ms, rate=1gbit, client-rtt= and broker-rtt= (client links and inter-broker links apart). Several specs sweep like the client knobs: separate them with ';' (rtt=1ms;rtt=5ms) or repeat the option. The link's real round trip is measured before the first run of each and recorded beside the asked one. Without it, clients reach the nodes directly on loopback. Embedded broker or cluster only. See docs/network.md." };
     public static readonly Option<string?> FetchMinBytes = new("--fetch-min-bytes") { Description = "Consumer fetch.min.bytes values to sweep." };
     public static readonly Option<string[]> Overrides = new("-X") { Description = "A client's own setting, client:key=value (repeatable), applied after the common ones." };
     public static readonly Option<string> TopicPrefix = new("--topic-prefix") { Description = "Prefix of every run's topic.", DefaultValueFactory = _ => BenchmarkPlan.DefaultTopicPrefix };
@@ -85,7 +86,7 @@ internal static class PlanOptions
     public static Option[] Replication => [ReplicationFactor, MinInSyncReplicas];
 
     /// <summary>The sweeps and topics, after the replication.</summary>
-    public static Option[] Sweeps => [Acks, LingerMs, BatchSize, MaxInFlight, Compression, SendBuffer, ReceiveBuffer, FetchMinBytes, Idempotence, Keys, KeySize, Headers, Transactions, AbortRatio, Backlog, Group, Partitions, Overrides, TopicPrefix, KeepTopics, Payload, UsePrefetch, NoBreakdown];
+    public static Option[] Sweeps => [Acks, LingerMs, BatchSize, MaxInFlight, Compression, SendBuffer, ReceiveBuffer, FetchMinBytes, Idempotence, Keys, KeySize, Headers, Transactions, AbortRatio, Backlog, Group, Partitions, Network, Overrides, TopicPrefix, KeepTopics, Payload, UsePrefetch, NoBreakdown];
 
     private static IEnumerable<Option> All(bool findRate) => [.. findRate ? FindRateHead : RunHead, .. Replication, .. findRate ? [] : Faults, .. Sweeps, StallTimeout];
 
@@ -160,6 +161,8 @@ internal static class PlanOptions
         if (parse.GetValue(Backlog) is { } backlog) builder.Backlog([.. List(backlog).Select(b => Parsed(() => ByteSize.Parse(b)))]);
         if (parse.GetValue(Group) is { } group) builder.Group([.. List(group).Select(g => Parsed(() => ConsumerGroupKinds.Parse(g)))]);
         if (parse.GetValue(Partitions) is { } partitions) builder.Partitions(Numbers(partitions, "partitions"));
+        if (parse.GetValue(Network) is { Length: > 0 } networks)
+            builder.Network([.. networks.SelectMany(n => Parsed(() => NetworkSpec.ParseList(n))).Distinct()]);
         builder.Replication(parse.GetValue(ReplicationFactor), parse.GetValue(MinInSyncReplicas));
         if (!findRate) builder.Faults(parse.GetValue(Fault) ?? [], parse.GetValue(RecoverySlo));
         if (findRate) builder.Rates(search!.StartRate);

@@ -76,6 +76,11 @@ public sealed record ClientSettings
     /// (KIP-932) needs a client with <see cref="ClientCapabilities.ShareGroups"/>.</summary>
     public ConsumerGroupKind? Group { get; init; }
 
+    /// <summary>How the links to and between the embedded nodes are shaped (<c>--network</c>; a property of the run, swept
+    /// like the client knobs, which no client sees); direct loopback when unset.</summary>
+    [System.Text.Json.Serialization.JsonConverter(typeof(NetworkSpecJson))]
+    public NetworkSpec? Network { get; init; }
+
     /// <summary>Whether a record's id travels in the first 8 bytes of its value (<see cref="RecordKeys.IdBytes"/>)
     /// because its key does not say it: keys other than unique.</summary>
     [System.Text.Json.Serialization.JsonIgnore]
@@ -131,6 +136,7 @@ public sealed record ClientSettings
         if (Producers is { } producers) yield return new("producers", Invariant(producers));
         if (Consumers is { } consumers) yield return new("consumers", Invariant(consumers));
         if (Group is { } group) yield return new("group", group.ToText());
+        if (Network is { } network) yield return new("network", network.ToString());
     }
 
     /// <summary>A short label such as <c>acks=all linger.ms=5</c>; <c>defaults</c> when nothing is set.</summary>

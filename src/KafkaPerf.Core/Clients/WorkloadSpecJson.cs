@@ -45,3 +45,18 @@ public sealed class HeaderSpecJson : JsonConverter<HeaderSpec>
         writer.WriteStringValue(value?.ToString());
     }
 }
+
+/// <summary>A <see cref="NetworkSpec"/> in JSON as its text (<c>"rtt=5ms,jitter=0.2ms"</c>).</summary>
+public sealed class NetworkSpecJson : JsonConverter<NetworkSpec>
+{
+    /// <inheritdoc />
+    public override NetworkSpec? Read(ref Utf8JsonReader reader, Type typeToConvert, JsonSerializerOptions options) =>
+        reader.GetString() is { } text ? KeySpecJson.Parsed(() => NetworkSpec.Parse(text)) : null;
+
+    /// <inheritdoc />
+    public override void Write(Utf8JsonWriter writer, NetworkSpec value, JsonSerializerOptions options)
+    {
+        ArgumentNullException.ThrowIfNull(writer);
+        writer.WriteStringValue(value?.ToString());
+    }
+}

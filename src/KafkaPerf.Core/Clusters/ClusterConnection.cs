@@ -53,6 +53,10 @@ public sealed record ClusterConnection(string? BootstrapServers, string? BrokerV
     /// <summary>What the cluster can do to itself for <c>--fault</c>; <see langword="null"/> where faults cannot run.</summary>
     public IFaultInjector? Faults { get; init; }
 
+    /// <summary>The shaping proxies in front of the nodes (<c>--network</c>); <see langword="null"/> where clients reach
+    /// the nodes directly.</summary>
+    public INetworkShaper? Network { get; init; }
+
     /// <summary>What to call the broker in a line for the user, e.g. <c>the embedded broker</c>.</summary>
     public string BrokerName { get; init; } = "the Kafka cluster";
 
@@ -61,7 +65,10 @@ public sealed record ClusterConnection(string? BootstrapServers, string? BrokerV
     public TimeSpan StallTimeout { get; init; } = TimeSpan.FromSeconds(30);
 
     /// <summary>What the plan's checks are given.</summary>
-    internal ClusterFacts Facts => new(!string.IsNullOrWhiteSpace(BootstrapServers), Brokers, Ephemeral, BrokerName, Faults is { } faults ? faults.Refuse : null);
+    internal ClusterFacts Facts => new(!string.IsNullOrWhiteSpace(BootstrapServers), Brokers, Ephemeral, BrokerName, Faults is { } faults ? faults.Refuse : null)
+    {
+        ShapesNetwork = Network is not null,
+    };
 
     /// <summary>What a client factory is given: bootstrap servers, security and the stall timeout, nothing else.</summary>
     public KafkaEndpoint Endpoint => new(BootstrapServers) { Security = Security, StallTimeout = StallTimeout };

@@ -11,4 +11,8 @@ namespace KafkaPerf.Clusters;
 /// <param name="BrokerName">What to call the broker in a line for the user.</param>
 /// <param name="RefuseFault">Why the cluster cannot do a fault (one line), or <see langword="null"/> when it can;
 /// <see langword="null"/> itself where no fault can run.</param>
-internal sealed record ClusterFacts(bool HasBroker, int? Brokers, bool Ephemeral, string BrokerName, Func<FaultSpec, string?>? RefuseFault);
+internal sealed record ClusterFacts(bool HasBroker, int? Brokers, bool Ephemeral, string BrokerName, Func<FaultSpec, string?>? RefuseFault)
+{
+    /// <summary>Whether shaping proxies stand in front of the nodes, so that <c>--network</c> can run.</summary>
+    public bool ShapesNetwork { get; init; }
+}

@@ -48,7 +48,8 @@ public sealed partial class BenchmarkPlanBuilder
         variants = Sweep(variants, _partitions, (s, v) => s with { Partitions = v });
         variants = Sweep(variants, _producers, (s, v) => s with { Producers = v });
         variants = Sweep(variants, _consumers, (s, v) => s with { Consumers = v });
-        return [.. SweepWorkload(variants)];
+        variants = SweepWorkload(variants);
+        return [.. Sweep(variants, _network, (s, v) => s with { Network = v })];
     }
 
     private static IEnumerable<ClientSettings> Sweep<T>(IEnumerable<ClientSettings> variants, T[] values, Func<ClientSettings, T, ClientSettings> apply) =>

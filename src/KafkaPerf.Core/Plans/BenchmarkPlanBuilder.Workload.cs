@@ -17,6 +17,7 @@ public sealed partial class BenchmarkPlanBuilder
     private double[] _abortRatio = [];
     private long[] _backlog = [];
     private ConsumerGroupKind[] _group = [];
+    private NetworkSpec[] _network = [];
 
     /// <summary>How records are keyed (<see cref="KeySpec"/>); several values sweep them. Unique keys when unset.</summary>
     /// <param name="values">Distributions.</param>
@@ -60,8 +61,16 @@ public sealed partial class BenchmarkPlanBuilder
     /// <returns>This builder.</returns>
     public BenchmarkPlanBuilder Group(params ConsumerGroupKind[] values) { _group = values; return this; }
 
+    /// <summary>How the links to and between the embedded nodes are shaped (<see cref="NetworkSpec"/>); several values
+    /// sweep it. Direct loopback when unset. Only a broker source that puts its proxies in front of the nodes can run it
+    /// (the session refuses the plan otherwise).</summary>
+    /// <param name="values">Network specs.</param>
+    /// <returns>This builder.</returns>
+    public BenchmarkPlanBuilder Network(params NetworkSpec[] values) { _network = values; return this; }
+
     private void CopyWorkload(ClientSettings settings)
     {
+        _network = settings.Network is { } n ? [n] : [];
         _group = settings.Group is { } g ? [g] : [];
         _backlog = settings.BacklogBytes is { } b ? [b] : [];
         _transactions = settings.TransactionRecords is { } t ? [t] : [];

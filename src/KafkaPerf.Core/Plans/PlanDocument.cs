@@ -167,7 +167,8 @@ public static class PlanDocument
             .Keys([.. variants.Select(v => v.Keys).OfType<KeySpec>().Distinct()]).KeySizeBytes([.. Values(variants, v => v.KeySizeBytes)])
             .Headers([.. variants.Select(v => v.Headers).OfType<HeaderSpec>().Distinct()])
             .Transactions([.. Values(variants, v => v.TransactionRecords)]).AbortRatio([.. Values(variants, v => v.AbortRatio)])
-            .Backlog([.. Values(variants, v => v.BacklogBytes)]).Group([.. Values(variants, v => v.Group)]);
+            .Backlog([.. Values(variants, v => v.BacklogBytes)]).Group([.. Values(variants, v => v.Group)])
+            .Network([.. variants.Select(v => v.Network).OfType<NetworkSpec>().Distinct()]);
         foreach (var (client, settings) in plan.ClientOverrides)
             foreach (var (key, value) in settings)
                 builder.Override(client, key, value);

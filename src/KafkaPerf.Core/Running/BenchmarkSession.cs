@@ -68,7 +68,10 @@ public sealed class BenchmarkSession : IAsyncDisposable
         // Before the cluster starts, its source says what it will be: its size, and which faults it cannot do.
         var cluster = _broker?.Connection.Facts
             ?? (_source is null ? ClusterConnection.None.Facts
-                : new ClusterFacts(HasBroker: true, _source.KnownBrokers, Ephemeral: false, ClusterConnection.None.BrokerName, _source.RefuseFault));
+                : new ClusterFacts(HasBroker: true, _source.KnownBrokers, Ephemeral: false, ClusterConnection.None.BrokerName, _source.RefuseFault)
+                {
+                    ShapesNetwork = _source.ShapesNetwork,
+                });
         var findings = new PlanChecks(_registry, cluster).All(Plan, onWorkers: _options.Remote is not null);
         if (_options.Profiler is { } profiler)
         {

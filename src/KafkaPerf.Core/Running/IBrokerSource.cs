@@ -15,6 +15,10 @@ public interface IBrokerSource
     /// size); <see langword="null"/> otherwise. A plan that needs more is refused before anything starts.</summary>
     int? KnownBrokers { get; }
 
+    /// <summary>Whether the cluster will have shaping proxies in front of its nodes (the embedded broker or cluster started
+    /// for a plan with <c>--network</c>); a plan with a network on any other source is refused before anything starts.</summary>
+    bool ShapesNetwork => false;
+
     /// <summary>Why a fault (<c>--fault</c>) cannot run on this source's cluster, in one line, asked before anything
     /// starts; <see langword="null"/> when it can (or when only the started cluster can say).</summary>
     /// <param name="fault">The fault.</param>

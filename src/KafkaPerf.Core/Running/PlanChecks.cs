@@ -20,6 +20,9 @@ internal sealed class PlanChecks
         _cluster = cluster;
     }
 
+    /// <summary>Why the kernel's netem cannot be used here; tests give their own.</summary>
+    internal Func<string?> Netem { get; init; } = NetworkChecks.NetemRefusal;
+
     /// <summary>The one list of a plan's refusals: the session asks it before anything starts, knowing whether workers
     /// will run the plan; the runner again before it runs.</summary>
     /// <param name="plan">The plan.</param>
@@ -28,6 +31,7 @@ internal sealed class PlanChecks
     internal IReadOnlyList<ValidationError> All(BenchmarkPlan plan, bool onWorkers)
     {
         var where = onWorkers ? WorkerErrors(plan) : FaultChecks.ClusterErrors(plan, _cluster);
+        where = where.Concat(NetworkChecks.Errors(plan, _cluster, onWorkers, Netem));
         return [.. Validate(plan), .. where.Select(e => new ValidationError(ValidationSeverity.Error, e))];
     }
 

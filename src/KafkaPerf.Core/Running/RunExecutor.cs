@@ -30,6 +30,9 @@ internal sealed class RunExecutor
     private readonly IClock _clock;
     private readonly Func<string, bool> _usesCluster;
 
+    // The networks whose measured round trip the result's warnings already say.
+    private readonly HashSet<string> _networksSaid = new(StringComparer.Ordinal);
+
     // The last run's topic, being deleted while the next run gets ready (its topic, its cluster's readiness, the
     // bookkeeping between runs), and what the deletion said: the next run's scenario starts only once it is gone.
     private (Task Deletion, List<string> Said)? _deleting;
@@ -82,6 +85,13 @@ internal sealed class RunExecutor
             try
             {
                 if (beforeStart is not null) await beforeStart(runToken);
+                // The cell's network, and the first time it is asked its links' real round trip, before anything is timed.
+                var shaper = _connection.Network;
+                var network = cell.Settings.Network is { } spec && shaper is not null ? await shaper.ShapeAsync(spec, runToken) : null;
+                // The report says it once per spec, beside the tables (the shaper said it as it measured).
+                if (network is not null && _networksSaid.Add(network.Asked)) warnings.Add(NetworkLine(network));
+                double? cpuBefore = shaper?.CpuSeconds;
+                long bytesBefore = shaper?.ForwardedBytes ?? 0;
                 var context = new ScenarioContext
                 {
                     Client = client,
@@ -118,6 +128,15 @@ internal sealed class RunExecutor
                     runToken, TaskCreationOptions.LongRunning, TaskScheduler.Default);
                 measurement = await AwaitRunAsync(scenario, runToken);
                 if (context.Transactions?.Snapshot() is { } transactions) measurement = measurement with { Transactions = transactions };
+                if (network is not null)
+                    measurement = measurement with
+                    {
+                        Network = network with
+                        {
+                            ProxyCpuSeconds = shaper!.CpuSeconds - cpuBefore,
+                            ProxyBytes = shaper.ForwardedBytes - bytesBefore,
+                        },
+                    };
             }
             catch (Exception ex) when (ex is not OperationCanceledException)
             {
@@ -165,6 +184,20 @@ internal sealed class RunExecutor
                 }
             }
         }
+    }
+
+    /// <summary>What the runs of a network went through, for the result's warnings: the asked round trip beside the
+    /// measured one.</summary>
+    internal static string NetworkLine(NetworkRecord network)
+    {
+        static string Ms(double micros) => (micros / 1000).ToString("0.00", System.Globalization.CultureInfo.InvariantCulture) + " ms";
+        var line = $"Runs of network={network.Asked} went through the shaping proxies ({network.Via}): the client link's round trip, measured before the first of them, "
+            + $"p50 {Ms(network.ClientLink?.P50Micros ?? double.NaN)}, p99 {Ms(network.ClientLink?.P99Micros ?? double.NaN)} (asked {Ms(network.AskedClientRttMicros)})";
+        if (network.BrokerLink is { } broker)
+            line += $"; between brokers p50 {Ms(broker.P50Micros)}, p99 {Ms(broker.P99Micros)} (asked {Ms(network.AskedBrokerRttMicros)})";
+        if (network.ClientRequest is { } request)
+            line += $"; a request to node 1 through it (the broker's answer included) p50 {Ms(request.P50Micros)}, p99 {Ms(request.P99Micros)}";
+        return line + ".";
     }
 
     /// <summary>Waits until the last run's topic is deleted (briefly once the plan is cancelled), and says what its deletion

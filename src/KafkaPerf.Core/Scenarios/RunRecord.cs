@@ -174,6 +174,10 @@ public sealed record RunRecord
     /// <summary>The run's transactions (<c>--transactions</c>): committed, aborted, and each one's latency; none without.</summary>
     public TransactionRecord? Transactions { get; init; }
 
+    /// <summary>The network the run went through (<c>--network</c>): the spec asked, the links' round trip measured before
+    /// the first run that asked it, the proxies' CPU and bytes over the run; none on direct loopback.</summary>
+    public NetworkRecord? Network { get; init; }
+
     /// <summary>A roundtrip's consumer backlog (<c>--backlog</c>): when it was reached, when the consumers caught up, how
     /// fast they drained it; none without.</summary>
     public BacklogRecord? Backlog { get; init; }

@@ -21,6 +21,7 @@ public class BenchmarkSessionTests
         { "backlog", "Workers (--processes, --workers) do not run transactions, a backlog or share groups yet" },
         { "share", "Workers (--processes, --workers) do not run transactions, a backlog or share groups yet" },
         { "secret", "-X a:sasl.password holds a secret, and workers get the plan as a document that never carries one" },
+        { "network", "workers (--processes, --workers) do not take it yet" },
     };
 
     [Theory]
@@ -74,6 +75,21 @@ public class BenchmarkSessionTests
     }
 
     [Fact]
+    public async Task NetworkOnASourceWithoutProxies_RefusedBeforeItStarts()
+    {
+        var source = new RecordingSource();
+        var registry = new ClientRegistry([new TestClientFactory(new InMemoryClientOptions { Name = "a" }) { RequiresBroker = true }]);
+        await using var session = new BenchmarkSession(PlanFor("network"), registry, source);
+
+        var refused = await Assert.ThrowsAsync<PlanValidationException>(() => session.StartAsync(TestRunContext.Current));
+
+        Assert.Contains("--network shapes only the embedded broker or cluster", Assert.Single(session.Validate()).Message, StringComparison.Ordinal);
+        Assert.Contains("with tc", refused.Message, StringComparison.Ordinal);
+        Assert.Equal(0, source.Connects);
+        Assert.Empty(new BenchmarkSession(PlanFor("network"), registry, new RecordingSource { ShapesNetwork = true }).Validate());
+    }
+
+    [Fact]
     public void SourceRefusal_NotAskedWhenNoClientNeedsABroker()
     {
         var source = new RecordingSource { Refusal = "the embedded broker's disk is too small" };
@@ -93,6 +109,7 @@ public class BenchmarkSessionTests
             "backlog" => plan.Scenarios(ScenarioKind.Roundtrip).Rates(1000).Duration(TimeSpan.FromSeconds(2)).Backlog(10_000),
             "share" => plan.Scenarios(ScenarioKind.Consume).Group(ConsumerGroupKind.Share),
             "secret" => plan.Scenarios(ScenarioKind.Produce).Override("a", "sasl.password", "TopSecret1"),
+            "network" => plan.Scenarios(ScenarioKind.Produce).Network(NetworkSpec.Parse("rtt=5ms")),
             _ => plan.Scenarios(ScenarioKind.Produce),
         }).Build();
     }
@@ -105,6 +122,8 @@ public class BenchmarkSessionTests
         public string? Refusal { get; init; }
 
         public int? KnownBrokers => 1;
+
+        public bool ShapesNetwork { get; init; }
 
         public string? RefusePlan(BenchmarkPlan plan) => Refusal;
 
