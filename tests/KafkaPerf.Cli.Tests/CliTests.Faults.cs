@@ -21,6 +21,11 @@ public partial class CliTests
     [InlineData(new[] { "--rate", "100", "--duration", "5s", "--slo", "p99<20ms" }, "--slo on run sets the goal recovery from a fault is measured against: give --fault too")]
     [InlineData(new[] { "--rate", "100", "--duration", "5s", "--fault", "exec@2s:true", "--slo", "p95<20ms" }, "must be one goal on p50, p99, p99.9 or max")]
     public async Task Run_FaultThePlanOrClusterCannotTake_OneLineExit2AndNothingStarted(string[] args, string expected)
+        => await AssertRefusedAsync(args, expected);
+
+    /// <summary>A <c>run</c> of <c>confluent</c> with <paramref name="args"/>: refused in one line that says
+    /// <paramref name="expected"/>, exit code 2, and no output folder.</summary>
+    private static async Task AssertRefusedAsync(string[] args, string expected)
     {
         var output = Path.Combine(Path.GetTempPath(), "kafkaperf-cli-" + Guid.NewGuid().ToString("N"));
 

@@ -14,14 +14,5 @@ public partial class CliTests
     [InlineData(new[] { "--network", "rtt=1ms;rate=5" }, "rate '5' has no unit")]
     [InlineData(new[] { "--network", "rtt=0ms,rtt=1ms" }, "'rtt' is given twice")]
     public async Task Run_NetworkThatCannotRun_OneLineExit2AndNothingStarted(string[] args, string expected)
-    {
-        var output = Path.Combine(Path.GetTempPath(), "kafkaperf-cli-" + Guid.NewGuid().ToString("N"));
-
-        var (exit, _, err) = await RunAsync(["run", "--clients", "confluent", "--output", output, .. args]);
-
-        Assert.Equal(2, exit);
-        Assert.Contains(expected, err, StringComparison.Ordinal);
-        Assert.Single(err.TrimEnd().Split('\n'));
-        Assert.False(Directory.Exists(output));
-    }
+        => await AssertRefusedAsync(args, expected);
 }

@@ -72,6 +72,9 @@ public sealed class EmbeddedClusterTests
         await client.CreateTopicAsync(new TopicSpec(topic, Partitions: 3, ReplicationFactor: 3, MinInSyncReplicas: 2), TestPaths.Timeout());
         try
         {
+            // Every node knows the topic before anyone asks one of them about it (CI saw "Unknown topic or partition" from
+            // a node that had not learned it yet, on a machine running four test processes).
+            Assert.Null(await new ConfluentClusterReadiness(broker.BootstrapServers).WaitUntilReadyAsync(topic, [], TimeSpan.FromMinutes(1), TestPaths.Timeout()));
             using var admin = new AdminClientBuilder(new AdminClientConfig { BootstrapServers = broker.BootstrapServers }).Build();
             var described = (await admin.DescribeTopicsAsync(TopicCollection.OfTopicNames([topic]))).TopicDescriptions.Single();
             Assert.All(described.Partitions, p => Assert.Equal(3, p.Replicas.Count));
