@@ -52,7 +52,7 @@ public sealed class ContainerWorkerTests : IDisposable
 
         var (exit, output) = Docker(TimeSpan.FromMinutes(4), "run", "--name", $"run-{_id}", "--network", Network, "-v", $"{_output.FullName}:/work/out",
             image, "run", "--workers", "g" + _id, "--expect", "2", "--bootstrap", "kafka:9092", "--clients", "confluent", "--scenarios", "produce,roundtrip",
-            "--sizes", "100", "--rate", "2000", "--duration", "2s", "--warmup", "500ms", "--repeat", "1", "--stall-timeout", "15s",
+            "--sizes", "100", "--rate", "2000", "--duration", "2s", "--warmup", "500ms", "--repeat", "1", "--stall-timeout", "60s",
             "--join-timeout", "120s", "--format", "json", "--output", "out");
 
         Assert.True(exit == 0, output + Logs("w1") + Logs("w2"));

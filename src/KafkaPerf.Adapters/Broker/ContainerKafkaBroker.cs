@@ -30,7 +30,8 @@ public sealed class ContainerKafkaBroker : IAsyncDisposable
     private static readonly TimeSpan StartTimeout = TimeSpan.FromMinutes(3);
     private static readonly string[] PullFailureWords = ["pull", "registry", "no such host", "not found", "manifest"];
     private readonly KafkaContainer _container;
-    private int _disposed;
+    private readonly Lock _removalLock = new();
+    private Task? _removal;
 
     private ContainerKafkaBroker(KafkaContainer container, string image, string bootstrap, TimeSpan startupTime)
     {
@@ -114,12 +115,13 @@ public sealed class ContainerKafkaBroker : IAsyncDisposable
         return new ContainerKafkaBroker(container, image, bootstrap, Stopwatch.GetElapsedTime(started));
     }
 
-    /// <summary>Stops and removes the container.</summary>
+    /// <summary>Stops and removes the container. Called again (after a kill that gave it a second), it waits for the same
+    /// removal: the process does not end while it is under way.</summary>
     /// <returns>A task that completes when it is gone.</returns>
-    public async ValueTask DisposeAsync()
+    public ValueTask DisposeAsync()
     {
-        if (Interlocked.Exchange(ref _disposed, 1) != 0) return;
-        await _container.DisposeAsync().ConfigureAwait(false);
+        lock (_removalLock) _removal ??= _container.DisposeAsync().AsTask();
+        return new ValueTask(_removal);
     }
 
     /// <summary>Removes KafkaPerf's containers whose owning process is gone (killed before it could remove them).</summary>

@@ -156,6 +156,10 @@ internal sealed class RunCommand(ClientCatalog catalog, EmbeddedKafkaBrokerOptio
         }
         finally
         {
+            // Cancelled: the broker this plan started ends at once (its data goes either way). A graceful stop waited for
+            // a broker that got the signal too (Ctrl+C at a terminal, a signal to the whole group) to run Kafka's own
+            // shutdown, and outlasted the grace the process has after a signal.
+            if (cancellationToken.IsCancellationRequested) session.KillNow();
             await session.DisposeAsync();
         }
     }
