@@ -13,11 +13,15 @@ internal sealed class EmbeddedFaults(EmbeddedKafkaBroker cluster) : IFaultInject
 {
     private static readonly TimeSpan AskTimeout = TimeSpan.FromSeconds(6);
 
-    public string? Refuse(FaultSpec fault) => RefuseFor(cluster.Nodes.Count, fault);
+    public string? Refuse(FaultSpec fault) => RefuseFor(cluster.Nodes.Count, fault, cluster.Proxies is not null);
 
-    internal static string? RefuseFor(int nodes, FaultSpec fault)
+    internal static string? RefuseFor(int nodes, FaultSpec fault, bool proxied = true)
     {
         if (fault.Kind == FaultKind.Exec) return null;
+        if (fault.IsNetwork && !proxied)
+            return $"--fault {fault} acts through the shaping proxies, and this cluster was started without them: start it for a plan with the fault (the tool does), or with --network.";
+        // One node may be slowed, or cut from its clients: the cluster itself goes on.
+        if (nodes == 1 && fault.IsNetwork && !fault.TakesNodeDown && fault.Node is null or 1) return null;
         if (nodes == 1)
         {
             return fault.Kind == FaultKind.MoveLeader
@@ -42,6 +46,7 @@ internal sealed class EmbeddedFaults(EmbeddedKafkaBroker cluster) : IFaultInject
         }
         var (node, why) = await TargetAsync(fault, topic, cancellationToken).ConfigureAwait(false);
         int pid = node.ProcessId;
+        if (fault.IsNetwork) return CutOff(fault, node, why, fired);
         switch (fault.Kind)
         {
             case FaultKind.Kill or FaultKind.Restart:
@@ -60,8 +65,34 @@ internal sealed class EmbeddedFaults(EmbeddedKafkaBroker cluster) : IFaultInject
         }
     }
 
+    /// <summary>A network fault: the node's links cut or slowed through the proxies, its process left running.</summary>
+    private FaultAction CutOff(FaultSpec fault, EmbeddedBrokerNode node, string why, Action fired)
+    {
+        var proxies = cluster.Proxies ?? throw new InvalidOperationException(RefuseFor(cluster.Nodes.Count, fault, proxied: false));
+        string did;
+        fired();
+        if (fault.Kind == FaultKind.Slow)
+        {
+            proxies.Slow(node.NodeId, fault.SlowRtt!.Value);
+            did = string.Create(CultureInfo.InvariantCulture, $"slowed the links of node {node.NodeId} (pid {node.ProcessId}){why} by {fault.SlowRtt.Value.TotalMilliseconds:0.###} ms of round trip");
+        }
+        else
+        {
+            int cut = proxies.Cut(node.NodeId, fault.Kind, fault.ClientsOnly);
+            string from = fault.ClientsOnly ? "clients" : "clients and peers";
+            string how = fault.Kind == FaultKind.Isolate ? "reset" : "held open and silent";
+            did = $"cut node {node.NodeId} (pid {node.ProcessId}, still running){why} off from {from}: {cut} connection(s) {how}";
+        }
+        return new FaultAction(fault, node.NodeId, did);
+    }
+
     public async Task EndAsync(FaultAction action, CancellationToken cancellationToken)
     {
+        if (action.Fault.IsNetwork)
+        {
+            cluster.Proxies?.Restore(action.Node!.Value);
+            return;
+        }
         var node = cluster.Nodes[action.Node!.Value - 1];
         if (action.Fault.Kind == FaultKind.Pause) node.Resume();
         else if (action.Fault.Kind == FaultKind.Restart) await cluster.RestartNodeAsync(node.NodeId, cancellationToken).ConfigureAwait(false);
@@ -93,6 +124,8 @@ internal sealed class EmbeddedFaults(EmbeddedKafkaBroker cluster) : IFaultInject
     private async Task<string?> HealWithinAsync(Action<string> damaged, CancellationToken cancellationToken)
     {
         string? damage = null;
+        // Every link first: a node cut off cannot rejoin.
+        cluster.Proxies?.RestoreAll();
         while (true)
         {
             try
@@ -155,7 +188,8 @@ internal sealed class EmbeddedFaults(EmbeddedKafkaBroker cluster) : IFaultInject
     /// <summary>Asks a serving node (other than <paramref name="exclude"/>) through its JVM's admin client.</summary>
     private Task<string> AskAsync(string command, int? exclude, CancellationToken cancellationToken, TimeSpan? timeout = null)
     {
-        var node = cluster.Nodes.FirstOrDefault(n => n.IsServing && n.NodeId != exclude && !n.ExitExpected)
+        // A node cut off from its peers still answers, from what it knew before: never asked then.
+        var node = cluster.Nodes.FirstOrDefault(n => n.IsServing && n.NodeId != exclude && !n.ExitExpected && cluster.Proxies?.IsCutFromPeers(n.NodeId) != true)
             ?? throw new InvalidOperationException("no node of the cluster is serving");
         return node.AskAsync(command, timeout ?? AskTimeout, cancellationToken);
     }

@@ -60,7 +60,7 @@ public sealed partial class EmbeddedKafkaBroker
         CancellationToken cancellationToken)
     {
         // The proxies' ports are theirs from here on (bound, not let go), so only the nodes' own ports can be taken meanwhile.
-        var network = options.ShapedNetwork ? new ProxyNetwork(options.Brokers) : null;
+        var network = options.ShapedNetwork ? new ProxyNetwork(options.Brokers, options.Brokers > 1 ? ControllersFor(options.Brokers) : 0) : null;
         try
         {
             var broker = await StartOnceAsync(java, classPath, jars, root, options, started, network, cancellationToken).ConfigureAwait(false);
@@ -88,7 +88,7 @@ public sealed partial class EmbeddedKafkaBroker
         // One node formats as a standalone controller (a dynamic quorum of itself); a cluster names its voters statically,
         // so every node knows the quorum before any of them runs.
         string? voters = count == 1 ? null
-            : string.Join(',', Enumerable.Range(0, controllers).Select(i => $"{i + 1}@127.0.0.1:{ports[i].ControllerPort}"));
+            : string.Join(',', Enumerable.Range(0, controllers).Select(i => $"{i + 1}@127.0.0.1:{network?.ControllerProxy(i + 1)?.Port ?? ports[i].ControllerPort}"));
         var clusterId = BrokerConfiguration.NewClusterId();
         var archive = BrokerClassArchive.For(root, java, classPath, Directory.EnumerateFiles(jars.LibsDirectory, "*.jar").Append(KafkaJars.ProjectJar),
             options.WriteClassArchive);
@@ -139,11 +139,23 @@ public sealed partial class EmbeddedKafkaBroker
         }
 
         if (network is not null)
-            for (int i = 0; i < count; i++) network.Start(i + 1, ports[i].Port, internalPorts![i]);
+            for (int i = 0; i < count; i++) network.Start(i + 1, ports[i].Port, internalPorts![i], ports[i].ControllerPort);
         var launched = new List<Launched>(count);
+        // A peer's link is told by the process that opened it, from the first connection on.
+        if (network is not null)
+        {
+            network.Processes = () =>
+            {
+                lock (launched) return [.. launched.Select(l => (l.Plan.NodeId, l.Process.Id))];
+            };
+        }
         try
         {
-            foreach (var plan in plans) launched.Add(Launch(java, classPath, plan, clusterId, count, options, archive?.OptionFor(plan.NodeId)));
+            foreach (var plan in plans)
+            {
+                var node = Launch(java, classPath, plan, clusterId, count, options, archive?.OptionFor(plan.NodeId));
+                lock (launched) launched.Add(node);
+            }
         }
         catch (PrerequisiteException)
         {
@@ -208,6 +220,8 @@ public sealed partial class EmbeddedKafkaBroker
 
         var nodes = launched.Select(l => new EmbeddedBrokerNode(l.Plan.NodeId, l.Plan.NodeId <= controllers, l.Process, l.Channel, l.Plan.BootstrapServer,
             l.Plan.DataDirectory, l.Plan.Config)).ToList();
+        // From here on a restarted node's new process counts as the node.
+        if (network is not null) network.Processes = () => nodes.Select(n => (n.NodeId, n.ProcessId));
         return new EmbeddedKafkaBroker(nodes, versions[0], dataDirectory, jars, Stopwatch.GetElapsedTime(started), options.CrashLogPath, archive,
             clientSecurity)
         {

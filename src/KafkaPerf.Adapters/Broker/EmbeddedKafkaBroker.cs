@@ -46,6 +46,9 @@ public sealed partial class EmbeddedKafkaBroker : IAsyncDisposable
     /// close with the broker. <see langword="null"/> when clients reach the nodes directly.</summary>
     public INetworkShaper? Network => _network;
 
+    /// <summary>The proxies themselves, for network faults; <see langword="null"/> without them.</summary>
+    internal ProxyNetwork? Proxies => _network;
+
     /// <summary>Where the proxies' measured round trips are said; none when <see langword="null"/>.</summary>
     internal TextWriter? NetworkLog
     {

@@ -13,6 +13,7 @@ internal sealed class LinkShape
 
     private readonly Lock _bucket = new();
     private long _oneWayTicks;
+    private long _extraTicks;
     private long _jitterTicks;
     private double _ticksPerByte;
     private long _burstTicks;
@@ -42,6 +43,9 @@ internal sealed class LinkShape
         Volatile.Write(ref _oneWayTicks, ToTicks(oneWay));
     }
 
+    /// <summary>A one-way delay added to the asked one (a <c>slow</c> fault), until it is set back to zero.</summary>
+    internal void SetExtra(TimeSpan oneWay) => Volatile.Write(ref _extraTicks, ToTicks(oneWay));
+
     /// <summary>When a chunk that arrived at <paramref name="arrival"/> is due on the other side: once the wire has carried
     /// it at the rate, plus the one-way delay ± jitter.</summary>
     /// <param name="arrival">When it arrived (<see cref="Stopwatch.GetTimestamp"/>).</param>
@@ -53,6 +57,7 @@ internal sealed class LinkShape
         long delay = Volatile.Read(ref _oneWayTicks);
         long jitter = Volatile.Read(ref _jitterTicks);
         if (jitter > 0 && delay > 0) delay = Math.Max(0, delay + (long)((NextUnit(ref random) * 2 - 1) * jitter));
+        delay += Volatile.Read(ref _extraTicks);
         long departed = arrival;
         if (_ticksPerByte > 0)
         {

@@ -16,14 +16,28 @@ internal sealed class ProxiedConnection
     private int _disposed;
 
     internal ProxiedConnection(Socket client, Socket upstream, ShapingProxy proxy, ProxyThreads threads, ulong seed, Action<ProxiedConnection> closed,
-        CancellationToken stop)
+        CancellationToken stop, int? sourceNode = null)
     {
+        SourceNode = sourceNode;
         _client = client;
         _upstream = upstream;
         _closed = closed;
         _toNode = new ShapedPipe(client, upstream, proxy.ToNode, this, threads, seed, stop);
         _toClient = new ShapedPipe(upstream, client, proxy.ToClient, this, threads, seed * 31 + 7, stop);
     }
+
+    /// <summary>The node whose process opened the connection (a peer's link); <see langword="null"/> for a client's, or
+    /// when it could not be told.</summary>
+    internal int? SourceNode { get; }
+
+    /// <summary>Set while bytes flow; reset while a partition holds them (both directions wait, the sockets stay open).</summary>
+    internal ManualResetEventSlim Flowing { get; } = new(initialState: true);
+
+    /// <summary>Holds both directions: what arrives is kept (up to the rings, then TCP's windows fill), nothing is sent.</summary>
+    internal void Hold() => Flowing.Reset();
+
+    /// <summary>Lets both directions flow again; what was held goes at once.</summary>
+    internal void Release() => Flowing.Set();
 
     /// <summary>Starts both directions' threads, named <c>{name}u…</c> (toward the node) and <c>{name}d…</c>.</summary>
     internal void Start(string name)
@@ -54,6 +68,8 @@ internal sealed class ProxiedConnection
         if (Interlocked.Exchange(ref _disposed, 1) != 0) return;
         _toNode.Close();
         _toClient.Close();
+        // A writer held by a partition wakes, finds its socket closed and ends.
+        Flowing.Set();
         foreach (var socket in new[] { _client, _upstream })
         {
             // Linger 0: a connection broken on one side is reset on the other, not left half open.

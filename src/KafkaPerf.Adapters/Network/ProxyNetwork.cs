@@ -1,6 +1,7 @@
 using System.Collections.Concurrent;
 using System.Globalization;
 using System.Net;
+using System.Net.Sockets;
 using KafkaPerf.Clients;
 using KafkaPerf.Clusters;
 using KafkaPerf.Measurement;
@@ -8,28 +9,38 @@ using KafkaPerf.Measurement;
 namespace KafkaPerf.Adapters.Network;
 
 /// <summary>
-/// The shaping proxies of an embedded cluster (<c>--network</c>): per node, one in front of its client listener and one in
-/// front of its inter-broker listener, which the node advertises in place of its own ports. The runner shapes them per
-/// run (<see cref="ShapeAsync"/>); the first time a spec is asked, the links' real round trip is measured through them.
+/// The shaping proxies of an embedded cluster (<c>--network</c>, network faults): per node, one in front of its client
+/// listener and one in front of its inter-broker listener, which the node advertises in place of its own ports, and on a
+/// cluster's controllers one in front of the controller listener (never delayed), which the voters' addresses name. The
+/// runner shapes them per run (<see cref="ShapeAsync"/>); the first time a spec is asked, the links' real round trip is
+/// measured through them. Network faults cut or slow one node's links (<see cref="Cut"/>, <see cref="Slow"/>).
 /// </summary>
 /// <remarks>Dispose closes every proxy's listener and connections and waits (briefly) until their threads have ended.</remarks>
-internal sealed class ProxyNetwork : INetworkShaper, IDisposable
+internal sealed class ProxyNetwork : INetworkShaper, IProxyGate, IDisposable
 {
     /// <summary>About how long the round-trip probe of one link lasts: enough echoes for a p99, not more.</summary>
     private static readonly TimeSpan ProbeBudget = TimeSpan.FromSeconds(2);
 
     private readonly ConcurrentDictionary<NetworkSpec, NetworkRecord> _measured = new();
     private readonly List<(ShapingProxy Client, ShapingProxy Internal)> _nodes;
+    private readonly List<ShapingProxy> _controllers = [];
+    private readonly Lock _cutLock = new();
+    private readonly Dictionary<int, CutKind> _cuts = [];
+    private readonly HashSet<int> _slowed = [];
 
     /// <summary>Opens the proxies' ports (nothing is accepted until <see cref="Start"/>).</summary>
     /// <param name="nodes">How many nodes.</param>
-    internal ProxyNetwork(int nodes)
+    /// <param name="controllers">How many of them (the first) are controllers with a proxy in front of their controller
+    /// listener: none for one node, whose quorum is itself.</param>
+    internal ProxyNetwork(int nodes, int controllers = 0)
     {
         _nodes = new(nodes);
         try
         {
             for (int i = 1; i <= nodes; i++)
-                _nodes.Add((new ShapingProxy($"kp-n{i}c", Threads), new ShapingProxy($"kp-n{i}b", Threads)));
+                _nodes.Add((new ShapingProxy($"kp-n{i}c", Threads, nodeId: i, role: ProxyRole.Client, gate: this),
+                    new ShapingProxy($"kp-n{i}b", Threads, nodeId: i, role: ProxyRole.Internal, gate: this)));
+            for (int i = 1; i <= controllers; i++) _controllers.Add(new ShapingProxy($"kp-n{i}q", Threads, nodeId: i, role: ProxyRole.Controller, gate: this));
         }
         catch
         {
@@ -50,15 +61,146 @@ internal sealed class ProxyNetwork : INetworkShaper, IDisposable
     /// <summary>Node <paramref name="nodeId"/>'s inter-broker proxy (from 1).</summary>
     internal ShapingProxy InternalProxy(int nodeId) => _nodes[nodeId - 1].Internal;
 
+    /// <summary>Controller <paramref name="nodeId"/>'s proxy (from 1); <see langword="null"/> when it has none.</summary>
+    internal ShapingProxy? ControllerProxy(int nodeId) => nodeId <= _controllers.Count ? _controllers[nodeId - 1] : null;
+
+    /// <summary>The nodes' processes now (id and pid), to tell which node opened a peer's link; set once they run.</summary>
+    internal Func<IEnumerable<(int NodeId, int Pid)>>? Processes { get; set; }
+
     /// <summary>Points node <paramref name="nodeId"/>'s proxies at its listeners and starts them.</summary>
-    internal void Start(int nodeId, int clientPort, int internalPort)
+    internal void Start(int nodeId, int clientPort, int internalPort, int? controllerPort = null)
     {
         var (client, internalProxy) = _nodes[nodeId - 1];
         client.Target = new IPEndPoint(IPAddress.Loopback, clientPort);
         internalProxy.Target = new IPEndPoint(IPAddress.Loopback, internalPort);
         client.Start();
         internalProxy.Start();
+        if (ControllerProxy(nodeId) is { } controller && controllerPort is { } port)
+        {
+            controller.Target = new IPEndPoint(IPAddress.Loopback, port);
+            controller.Start();
+        }
     }
+
+    /// <summary>Cuts node <paramref name="nodeId"/> off: <see cref="FaultKind.Partition"/> holds its links open and silent
+    /// (from clients only, or from clients and peers), <see cref="FaultKind.Isolate"/> resets them and refuses new ones.
+    /// A peer's link is cut when exactly one of its ends is the node: the node's own links to itself go on, as on a host.</summary>
+    /// <returns>How many open connections it cut.</returns>
+    internal int Cut(int nodeId, FaultKind kind, bool clientsOnly)
+    {
+        var how = kind == FaultKind.Isolate ? CutKind.Reset : clientsOnly ? CutKind.SilentFromClients : CutKind.Silent;
+        lock (_cutLock) _cuts[nodeId] = how;
+        int cut = 0;
+        foreach (var proxy in AllProxies())
+        {
+            foreach (var connection in proxy.Connections)
+            {
+                if (!Matches(proxy, connection.SourceNode, nodeId, how)) continue;
+                cut++;
+                if (how == CutKind.Reset) connection.Abort();
+                else connection.Hold();
+            }
+        }
+        return cut;
+    }
+
+    /// <summary>Adds <paramref name="rtt"/> to the round trip of node <paramref name="nodeId"/>'s links (clients' and
+    /// peers' links to it, both ways).</summary>
+    internal void Slow(int nodeId, TimeSpan rtt)
+    {
+        lock (_cutLock) _slowed.Add(nodeId);
+        var (client, internalProxy) = _nodes[nodeId - 1];
+        foreach (var shape in new[] { client.ToNode, client.ToClient, internalProxy.ToNode, internalProxy.ToClient }) shape.SetExtra(rtt / 2);
+    }
+
+    /// <summary>Whether node <paramref name="nodeId"/> is cut off from its peers now (its answers about the cluster are stale).</summary>
+    internal bool IsCutFromPeers(int nodeId)
+    {
+        lock (_cutLock) return _cuts.TryGetValue(nodeId, out var how) && how != CutKind.SilentFromClients;
+    }
+
+    /// <summary>Heals node <paramref name="nodeId"/>'s links: a cut's held connections flow again, a slow link is fast again.</summary>
+    internal void Restore(int nodeId)
+    {
+        lock (_cutLock)
+        {
+            _cuts.Remove(nodeId);
+            _slowed.Remove(nodeId);
+        }
+        var (client, internalProxy) = _nodes[nodeId - 1];
+        foreach (var shape in new[] { client.ToNode, client.ToClient, internalProxy.ToNode, internalProxy.ToClient }) shape.SetExtra(TimeSpan.Zero);
+        foreach (var proxy in AllProxies())
+        {
+            foreach (var connection in proxy.Connections)
+            {
+                if (!IsHeldByAnother(proxy, connection.SourceNode)) connection.Release();
+            }
+        }
+    }
+
+    /// <summary>Heals every node's links.</summary>
+    /// <returns>Whether any was cut or slowed.</returns>
+    internal bool RestoreAll()
+    {
+        int[] nodes;
+        lock (_cutLock) nodes = [.. _cuts.Keys.Union(_slowed)];
+        foreach (int node in nodes) Restore(node);
+        return nodes.Length > 0;
+    }
+
+    /// <inheritdoc />
+    public int? SourceOf(Socket accepted)
+    {
+        if (Processes is not { } processes || accepted.RemoteEndPoint is not IPEndPoint remote || accepted.LocalEndPoint is not IPEndPoint local) return null;
+        try
+        {
+            var nodes = processes().ToList();
+            int? pid = LoopbackOwner.Find(remote, local, nodes.Select(n => n.Pid));
+            return pid is { } p ? nodes.First(n => n.Pid == p).NodeId : null;
+        }
+        catch (InvalidOperationException)
+        {
+            // A node's process went meanwhile (a failed start being undone).
+            return null;
+        }
+    }
+
+    /// <inheritdoc />
+    public ProxyAdmission Admit(ShapingProxy proxy, int? source)
+    {
+        lock (_cutLock)
+        {
+            foreach (var (node, how) in _cuts)
+            {
+                if (Matches(proxy, source, node, how)) return how == CutKind.Reset ? ProxyAdmission.Refuse : ProxyAdmission.Hold;
+            }
+        }
+        return ProxyAdmission.Flow;
+    }
+
+    /// <summary>How a node is cut off.</summary>
+    private enum CutKind
+    {
+        /// <summary>Links held open and silent, from clients and peers.</summary>
+        Silent,
+
+        /// <summary>Links held open and silent, from clients only.</summary>
+        SilentFromClients,
+
+        /// <summary>Links reset, new ones refused.</summary>
+        Reset,
+    }
+
+    private static bool Matches(ShapingProxy proxy, int? source, int node, CutKind how) => proxy.Role == ProxyRole.Client
+        ? proxy.NodeId == node
+        : how != CutKind.SilentFromClients && (proxy.NodeId == node) != (source == node);
+
+    private bool IsHeldByAnother(ShapingProxy proxy, int? source)
+    {
+        lock (_cutLock) return _cuts.Any(c => Matches(proxy, source, c.Key, c.Value));
+    }
+
+    private IEnumerable<ShapingProxy> AllProxies() => _nodes.SelectMany(n => new[] { n.Client, n.Internal }).Concat(_controllers);
 
     /// <inheritdoc />
     public double? CpuSeconds => Threads.CpuSeconds;
@@ -120,6 +262,7 @@ internal sealed class ProxyNetwork : INetworkShaper, IDisposable
             client.Dispose();
             internalProxy.Dispose();
         }
+        foreach (var controller in _controllers) controller.Dispose();
         Threads.WaitEnded(TimeSpan.FromSeconds(2));
     }
 }

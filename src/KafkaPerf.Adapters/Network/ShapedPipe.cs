@@ -128,6 +128,8 @@ internal sealed class ShapedPipe
                     slot = _head;
                 }
                 PreciseWait.Until(_due[slot], _stop);
+                // A partition holds what is due until it heals: the connection stays open and silent, and nothing is lost.
+                if (!_owner.Flowing.IsSet) _owner.Flowing.Wait(_stop);
                 int length = _lengths[slot];
                 if (length == 0)
                 {

@@ -15,7 +15,8 @@ internal sealed class ShapingProxy : IDisposable
     private readonly Socket _listener;
     private readonly ProxyThreads _threads;
     private readonly CancellationTokenSource _stop = new();
-    private readonly Lock _gate = new();
+    private readonly Lock _lock = new();
+    private readonly IProxyGate? _gate;
     private readonly HashSet<ProxiedConnection> _connections = [];
     private readonly string _name;
     private int _accepted;
@@ -24,8 +25,15 @@ internal sealed class ShapingProxy : IDisposable
     /// <param name="name">A short name for its threads, e.g. <c>n1c</c> (node 1's client link).</param>
     /// <param name="threads">Where its threads are started and counted.</param>
     /// <param name="shapes">The link's two directions, when this proxy shares another's (a probe of its link); its own otherwise.</param>
-    internal ShapingProxy(string name, ProxyThreads threads, (LinkShape ToNode, LinkShape ToClient)? shapes = null)
+    /// <param name="nodeId">The node it stands in front of (0: none, a probe's).</param>
+    /// <param name="role">Which of the node's listeners.</param>
+    /// <param name="gate">Says whether a connection may flow (network faults); every one does without it.</param>
+    internal ShapingProxy(string name, ProxyThreads threads, (LinkShape ToNode, LinkShape ToClient)? shapes = null, int nodeId = 0,
+        ProxyRole role = ProxyRole.Client, IProxyGate? gate = null)
     {
+        NodeId = nodeId;
+        Role = role;
+        _gate = gate;
         ToNode = shapes?.ToNode ?? new LinkShape();
         ToClient = shapes?.ToClient ?? new LinkShape();
         _name = name;
@@ -34,6 +42,21 @@ internal sealed class ShapingProxy : IDisposable
         _listener.Bind(new IPEndPoint(IPAddress.Loopback, 0));
         _listener.Listen(128);
         Port = ((IPEndPoint)_listener.LocalEndPoint!).Port;
+    }
+
+    /// <summary>The node it stands in front of.</summary>
+    internal int NodeId { get; }
+
+    /// <summary>Which of the node's listeners.</summary>
+    internal ProxyRole Role { get; }
+
+    /// <summary>The connections open now.</summary>
+    internal ProxiedConnection[] Connections
+    {
+        get
+        {
+            lock (_lock) return [.. _connections];
+        }
     }
 
     /// <summary>The loopback port clients connect to.</summary>
@@ -53,7 +76,7 @@ internal sealed class ShapingProxy : IDisposable
     {
         get
         {
-            lock (_gate) return _connections.Count;
+            lock (_lock) return _connections.Count;
         }
     }
 
@@ -103,9 +126,21 @@ internal sealed class ShapingProxy : IDisposable
                 upstream.Dispose();
                 continue;
             }
+            // A peer's link: which node opened it, so that a partition cuts the links of one node and no other.
+            int? source = Role == ProxyRole.Client || _gate is null ? null : _gate.SourceOf(client);
+            var admission = _gate?.Admit(this, source) ?? ProxyAdmission.Flow;
+            if (admission == ProxyAdmission.Refuse)
+            {
+                // An isolated node: the connection is reset, as a host that answers with RST would.
+                client.LingerState = new LingerOption(true, 0);
+                client.Dispose();
+                upstream.Dispose();
+                continue;
+            }
             int number = Interlocked.Increment(ref _accepted);
-            var connection = new ProxiedConnection(client, upstream, this, _threads, (ulong)Environment.TickCount64 ^ ((ulong)number << 32), Closed, _stop.Token);
-            lock (_gate)
+            var connection = new ProxiedConnection(client, upstream, this, _threads, (ulong)Environment.TickCount64 ^ ((ulong)number << 32), Closed, _stop.Token, source);
+            if (admission == ProxyAdmission.Hold) connection.Hold();
+            lock (_lock)
             {
                 if (_disposed)
                 {
@@ -120,14 +155,14 @@ internal sealed class ShapingProxy : IDisposable
 
     private void Closed(ProxiedConnection connection)
     {
-        lock (_gate) _connections.Remove(connection);
+        lock (_lock) _connections.Remove(connection);
     }
 
     /// <summary>Closes the listener and every connection.</summary>
     public void Dispose()
     {
         ProxiedConnection[] open;
-        lock (_gate)
+        lock (_lock)
         {
             if (_disposed) return;
             _disposed = true;
@@ -138,4 +173,40 @@ internal sealed class ShapingProxy : IDisposable
         foreach (var connection in open) connection.Abort();
         _stop.Dispose();
     }
+}
+
+/// <summary>Which listener of a node a proxy stands in front of.</summary>
+internal enum ProxyRole
+{
+    /// <summary>The clients' listener.</summary>
+    Client,
+
+    /// <summary>The inter-broker listener (replication, the brokers' own requests).</summary>
+    Internal,
+
+    /// <summary>The KRaft controller listener (the quorum, the brokers' heartbeats).</summary>
+    Controller,
+}
+
+/// <summary>What becomes of a connection a proxy accepts.</summary>
+internal enum ProxyAdmission
+{
+    /// <summary>It flows.</summary>
+    Flow,
+
+    /// <summary>It is held open and silent (a partition).</summary>
+    Hold,
+
+    /// <summary>It is reset (an isolated node).</summary>
+    Refuse,
+}
+
+/// <summary>Decides, per connection, what a network fault does to it.</summary>
+internal interface IProxyGate
+{
+    /// <summary>The node whose process opened the accepted socket's other end; <see langword="null"/> when none or unknown.</summary>
+    int? SourceOf(Socket accepted);
+
+    /// <summary>What becomes of a new connection through <paramref name="proxy"/> from <paramref name="source"/>.</summary>
+    ProxyAdmission Admit(ShapingProxy proxy, int? source);
 }

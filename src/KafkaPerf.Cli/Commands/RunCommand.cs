@@ -66,8 +66,10 @@ internal sealed class RunCommand(ClientCatalog catalog, EmbeddedKafkaBrokerOptio
             store = StoreOptions.Read(parse);
             var crashLog = Path.GetFullPath(Path.Combine(outputs.Folder, $"{stem}-broker-{Environment.ProcessId}.log"));
             source = BrokerOptions.Read(parse, brokerDefaults, crashLog, out notes);
-            // The embedded broker puts shaping proxies in front of its nodes only for a plan that asks for a network.
-            if (plan.SettingsVariants.Any(v => v.Network is not null) && source is BrokerSource.EmbeddedBroker embedded)
+            // The embedded broker puts shaping proxies in front of its nodes only for a plan that asks for a network, or for
+            // a fault that acts through them (partition, isolate, slow).
+            if ((plan.SettingsVariants.Any(v => v.Network is not null) || plan.Faults.Any(FaultSpec.IsNetworkText))
+                && source is BrokerSource.EmbeddedBroker embedded)
                 source = embedded with { Options = embedded.Options with { ShapedNetwork = true } };
             distribution = DistributionOptions.Read(parse);
             // A client version (confluent@2.15.1) is restored once, before anything starts.

@@ -22,6 +22,16 @@ public enum FaultKind
 
     /// <summary>A user's command (a cluster KafkaPerf did not start).</summary>
     Exec,
+
+    /// <summary>The node cut off by the network while its process runs: its connections held open and silent, as a
+    /// partition leaves them (from clients and peers, or from clients only); through the shaping proxies.</summary>
+    Partition,
+
+    /// <summary>The node cut off with its connections reset and new ones refused; through the shaping proxies.</summary>
+    Isolate,
+
+    /// <summary>The node's links slowed by an extra round trip; through the shaping proxies.</summary>
+    Slow,
 }
 
 /// <summary>Which node a fault acts on.</summary>
@@ -40,8 +50,10 @@ public enum FaultTarget
 /// <summary>
 /// One scheduled fault of a run, as <c>--fault</c> spells it: <c>kill:leader@10s</c>, <c>restart:node:2@10s+5s</c>,
 /// <c>pause:leader@10s+5s</c>, <c>stop:controller@10s</c>, <c>move-leader@10s</c>, <c>exec@10s:COMMAND</c> (or
-/// <c>exec@10s+30s:COMMAND</c>, with a time limit). Times count from the start of the run's measured part (after its
-/// warm-up).
+/// <c>exec@10s+30s:COMMAND</c>, with a time limit), and through the embedded cluster's shaping proxies
+/// <c>partition:leader@10s+20s</c>, <c>partition:leader-from-clients@10s+20s</c>, <c>isolate:leader@10s+20s</c>,
+/// <c>slow:leader@10s+20s:rtt=200ms</c> (without a length a network fault lasts to the end of the run). Times count from
+/// the start of the run's measured part (after its warm-up).
 /// </summary>
 /// <param name="Kind">What it does.</param>
 /// <param name="Target">Which node (not for <see cref="FaultKind.MoveLeader"/>, <see cref="FaultKind.Exec"/>).</param>
@@ -54,14 +66,26 @@ public sealed record FaultSpec(FaultKind Kind, FaultTarget Target, int? Node, Ti
     /// <summary>An exec's time limit when none is given.</summary>
     public static readonly TimeSpan DefaultExecLimit = TimeSpan.FromSeconds(60);
 
-    private const string Examples = "kill:leader@10s, restart:leader@10s+5s, pause:node:2@10s+5s, stop:controller@10s, move-leader@10s or exec@10s:COMMAND";
+    private const string Examples = "kill:leader@10s, restart:leader@10s+5s, pause:node:2@10s+5s, stop:controller@10s, move-leader@10s, exec@10s:COMMAND, "
+        + "partition:leader@10s+20s, partition:leader-from-clients@10s+20s, isolate:leader@10s+20s or slow:leader@10s+20s:rtt=200ms";
 
-    /// <summary>Whether the fault takes a node out of the cluster for a while (kill, restart, pause, stop).</summary>
-    public bool TakesNodeDown => Kind is FaultKind.Kill or FaultKind.Restart or FaultKind.Pause or FaultKind.Stop;
+    /// <summary>A partition from clients only (<c>partition:leader-from-clients</c>): the node's peers still reach it.</summary>
+    public bool ClientsOnly { get; init; }
 
-    /// <summary>When the node is back by the fault's own doing (restart, pause); <see langword="null"/> when it stays down
-    /// until the cluster is healed after the run (kill, stop).</summary>
-    public TimeSpan? BackAt => Kind is FaultKind.Restart or FaultKind.Pause ? At + For : null;
+    /// <summary>The round trip a <see cref="FaultKind.Slow"/> fault adds to the node's links.</summary>
+    public TimeSpan? SlowRtt { get; init; }
+
+    /// <summary>Whether the fault acts on the network through the shaping proxies (partition, isolate, slow).</summary>
+    public bool IsNetwork => Kind is FaultKind.Partition or FaultKind.Isolate or FaultKind.Slow;
+
+    /// <summary>Whether the fault takes a node out of the cluster for a while (kill, restart, pause, stop, and a partition
+    /// or isolation from its peers).</summary>
+    public bool TakesNodeDown => Kind is FaultKind.Kill or FaultKind.Restart or FaultKind.Pause or FaultKind.Stop or FaultKind.Isolate
+        || (Kind == FaultKind.Partition && !ClientsOnly);
+
+    /// <summary>When the node is back by the fault's own doing (restart, pause, a network fault with a length);
+    /// <see langword="null"/> when it stays down until the cluster is healed after the run (kill, stop).</summary>
+    public TimeSpan? BackAt => Kind is FaultKind.Restart or FaultKind.Pause || (IsNetwork && For is not null) ? At + For : null;
 
     /// <summary>An exec's time limit.</summary>
     public TimeSpan ExecLimit => For ?? DefaultExecLimit;
@@ -96,8 +120,30 @@ public sealed record FaultSpec(FaultKind Kind, FaultTarget Target, int? Node, Ti
             "stop" => FaultKind.Stop,
             "move-leader" => FaultKind.MoveLeader,
             "exec" => FaultKind.Exec,
-            _ => throw new FormatException(Problem($"has an unknown kind '{kindText}' (kill, restart, pause, stop, move-leader, exec)")),
+            "partition" => FaultKind.Partition,
+            "isolate" => FaultKind.Isolate,
+            "slow" => FaultKind.Slow,
+            _ => throw new FormatException(Problem($"has an unknown kind '{kindText}' (kill, restart, pause, stop, move-leader, exec, partition, isolate, slow)")),
         };
+        bool clientsOnly = false;
+        if (targetText is not null && targetText.EndsWith("-from-clients", StringComparison.OrdinalIgnoreCase))
+        {
+            if (kind != FaultKind.Partition) throw new FormatException(Problem($"cuts a node from clients only, which only partition does (partition:{targetText}@…)"));
+            clientsOnly = true;
+            targetText = targetText[..^"-from-clients".Length];
+        }
+        TimeSpan? slowRtt = null;
+        if (kind == FaultKind.Slow)
+        {
+            int shapeStart = rest.IndexOf(':', StringComparison.Ordinal);
+            var shape = shapeStart < 0 ? string.Empty : rest[(shapeStart + 1)..].Trim();
+            if (!shape.StartsWith("rtt=", StringComparison.OrdinalIgnoreCase))
+                throw new FormatException(Problem("says not how slow (slow:leader@10s+20s:rtt=200ms)"));
+            slowRtt = ParseTime(shape[4..]);
+            if (slowRtt is not { } extra || extra <= TimeSpan.Zero)
+                throw new FormatException(Problem($"has the round trip '{shape[4..]}', which is not a positive time such as 200ms"));
+            rest = rest[..shapeStart];
+        }
         if (kind == FaultKind.Exec)
         {
             int commandStart = rest.IndexOf(':', StringComparison.Ordinal);
@@ -136,7 +182,23 @@ public sealed record FaultSpec(FaultKind Kind, FaultTarget Target, int? Node, Ti
             throw new FormatException(Problem($"says when the node goes but not for how long: write {kindText}:{targetText}@{atText}+5s"));
         if (kind is FaultKind.Kill or FaultKind.Stop or FaultKind.MoveLeader && length is not null)
             throw new FormatException(Problem($"has a length, and {kindText} is not undone during the run (restart:…@10s+5s starts a killed node again)"));
-        return new FaultSpec(kind, target, node, when, length, command);
+        return new FaultSpec(kind, target, node, when, length, command) { ClientsOnly = clientsOnly, SlowRtt = slowRtt };
+    }
+
+    /// <summary>Whether a fault as <c>--fault</c> spells it acts on the network (false for one that is not a fault: the
+    /// plan's checks say why).</summary>
+    /// <param name="text">The text.</param>
+    /// <returns>Whether it is a partition, an isolation or a slow link.</returns>
+    public static bool IsNetworkText(string text)
+    {
+        try
+        {
+            return Parse(text).IsNetwork;
+        }
+        catch (FormatException)
+        {
+            return false;
+        }
     }
 
     /// <summary>The canonical spelling of a fault, or the text as given when it is not one (the plan's checks then say
@@ -159,9 +221,10 @@ public sealed record FaultSpec(FaultKind Kind, FaultTarget Target, int? Node, Ti
     {
         var kind = Kind == FaultKind.MoveLeader ? "move-leader" : Kind.ToString().ToLowerInvariant();
         var target = Kind is FaultKind.MoveLeader or FaultKind.Exec ? string.Empty
-            : ":" + (Target == FaultTarget.Node ? $"node:{Node!.Value.ToString(CultureInfo.InvariantCulture)}" : Target.ToString().ToLowerInvariant());
+            : ":" + (Target == FaultTarget.Node ? $"node:{Node!.Value.ToString(CultureInfo.InvariantCulture)}" : Target.ToString().ToLowerInvariant())
+            + (ClientsOnly ? "-from-clients" : string.Empty);
         var length = For is { } f ? "+" + FormatTime(f) : string.Empty;
-        var command = Kind == FaultKind.Exec ? ":" + Command : string.Empty;
+        var command = Kind == FaultKind.Exec ? ":" + Command : SlowRtt is { } rtt ? ":rtt=" + FormatTime(rtt) : string.Empty;
         return $"{kind}{target}@{FormatTime(At)}{length}{command}";
     }
 
@@ -173,8 +236,13 @@ public sealed record FaultSpec(FaultKind Kind, FaultTarget Target, int? Node, Ti
         FaultKind.Pause => $"SIGSTOP {Who}, SIGCONT {FormatTime(For!.Value)} later",
         FaultKind.Stop => $"stop {Who} gracefully",
         FaultKind.MoveLeader => "move the leadership of the run's partition to another in-sync replica",
+        FaultKind.Partition => $"cut {Who} off from {(ClientsOnly ? "clients" : "clients and peers")}, its connections held open and silent{Until}",
+        FaultKind.Isolate => $"cut {Who} off from clients and peers, its connections reset and new ones refused{Until}",
+        FaultKind.Slow => $"add {FormatTime(SlowRtt!.Value)} to the round trip of {Who}'s links{Until}",
         _ => $"run '{Command}' (time limit {FormatTime(ExecLimit)})",
     };
+
+    private string Until => For is { } f ? $", healed {FormatTime(f)} later" : " to the end of the run";
 
     private string Who => Target switch
     {

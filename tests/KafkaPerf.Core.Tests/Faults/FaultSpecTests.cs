@@ -15,6 +15,10 @@ public sealed class FaultSpecTests
     [InlineData("STOP:Leader@1m", FaultKind.Stop, FaultTarget.Leader, null, 60.0, null)]
     [InlineData("move-leader@3s", FaultKind.MoveLeader, FaultTarget.Leader, null, 3.0, null)]
     [InlineData("exec@3s+30s:kubectl delete pod kafka-1", FaultKind.Exec, FaultTarget.Leader, null, 3.0, 30.0)]
+    [InlineData("partition:leader@10s+20s", FaultKind.Partition, FaultTarget.Leader, null, 10.0, 20.0)]
+    [InlineData("partition:node:2-from-clients@1s", FaultKind.Partition, FaultTarget.Node, 2, 1.0, null)]
+    [InlineData("isolate:controller@2s+3s", FaultKind.Isolate, FaultTarget.Controller, null, 2.0, 3.0)]
+    [InlineData("slow:leader@10s+20s:rtt=200ms", FaultKind.Slow, FaultTarget.Leader, null, 10.0, 20.0)]
     public void Parse_EverySpelling_ReadsItAndWritesItBackToAnEqualFault(string text, FaultKind kind, FaultTarget target, int? node, double at, double? length)
     {
         var fault = FaultSpec.Parse(text);
@@ -25,6 +29,29 @@ public sealed class FaultSpecTests
         Assert.Equal(TimeSpan.FromSeconds(at), fault.At);
         Assert.Equal(length is { } l ? TimeSpan.FromSeconds(l) : null, fault.For);
         Assert.Equal(fault, FaultSpec.Parse(fault.ToString()));
+    }
+
+    [Fact]
+    public void Parse_NetworkFaults_SayWhatTheyCutAndWhetherTheNodeCountsAsDown()
+    {
+        var partition = FaultSpec.Parse("partition:leader@10s+20s");
+        var fromClients = FaultSpec.Parse("partition:leader-from-clients@10s");
+        var slow = FaultSpec.Parse("slow:node:3@1s+2s:rtt=0.5s");
+
+        Assert.True(partition.IsNetwork && partition.TakesNodeDown);
+        Assert.Equal(TimeSpan.FromSeconds(30), partition.BackAt);
+        Assert.Equal("cut the leader of the run's partition off from clients and peers, its connections held open and silent, healed 20s later", partition.Describe());
+        // Cut from its clients only, the node stays in the cluster; without a length it lasts to the end of the run.
+        Assert.True(fromClients.ClientsOnly);
+        Assert.False(fromClients.TakesNodeDown);
+        Assert.Null(fromClients.BackAt);
+        Assert.Equal("partition:leader-from-clients@10s", fromClients.ToString());
+        Assert.Equal(TimeSpan.FromMilliseconds(500), slow.SlowRtt);
+        Assert.Equal("slow:node:3@1s+2s:rtt=500ms", slow.ToString());
+        Assert.False(slow.TakesNodeDown);
+        Assert.True(FaultSpec.IsNetworkText("isolate:leader@1s"));
+        Assert.False(FaultSpec.IsNetworkText("kill:leader@1s"));
+        Assert.False(FaultSpec.IsNetworkText("not a fault"));
     }
 
     [Fact]
@@ -43,6 +70,10 @@ public sealed class FaultSpecTests
     [InlineData("move-leader:node:1@1s", "names a node, and move-leader acts on the run's partition")]
     [InlineData("kill@1s", "names no node")]
     [InlineData("kill:leader@10", "is not a time such as 10s")]
+    [InlineData("kill:leader-from-clients@1s", "which only partition does")]
+    [InlineData("slow:leader@1s+2s", "says not how slow")]
+    [InlineData("slow:leader@1s:rtt=0ms", "which is not a positive time")]
+    [InlineData("cut:leader@1s", "unknown kind 'cut' (kill, restart, pause, stop, move-leader, exec, partition, isolate, slow)")]
     public void Parse_NotAFault_OneLineThatSaysWhatIsWrongAndShowsTheSpellings(string text, string expected)
     {
         var ex = Assert.Throws<FormatException>(() => FaultSpec.Parse(text));

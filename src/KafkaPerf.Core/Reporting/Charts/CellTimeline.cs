@@ -1,4 +1,5 @@
 using System.Globalization;
+using KafkaPerf.Clients;
 using KafkaPerf.Measurement;
 using KafkaPerf.Scenarios;
 
@@ -200,7 +201,7 @@ internal sealed class CellTimeline
         double fired = fault.FiredAtSeconds!.Value;
         (double At, string What)? end = null;
         if (fault.ElectionSeconds is { } election) end = (fired + election, "new leader");
-        if (fault.BackAtSeconds is { } back && (end is null || back > end.Value.At)) end = (back, "node back");
+        if (fault.BackAtSeconds is { } back && (end is null || back > end.Value.At)) end = (back, FaultSpec.IsNetworkText(fault.Fault) ? "links healed" : "node back");
         if (end is null && fault.InSyncChangeSeconds is { } change) end = (fired + change, "in-sync replicas changed");
         return end;
     }
