@@ -6,7 +6,7 @@ public partial class CliTests
     [Theory]
     [InlineData(new[] { "--network", "rtt=5ms", "--bootstrap", "localhost:9092" }, "--network shapes only the embedded broker or cluster")]
     [InlineData(new[] { "--network", "rtt=5ms", "--broker", "testcontainers" }, "shape that host's network with tc (docs/network.md)")]
-    [InlineData(new[] { "--network", "rtt=5ms", "--processes", "2" }, "workers (--processes, --workers) do not take it yet")]
+    [InlineData(new[] { "--network", "rtt=5ms", "--workers", "g", "--bootstrap", "localhost:9092" }, "--network shapes only the embedded broker or cluster")]
     [InlineData(new[] { "--network", "rtt=5ms,via=netem" }, "--network via=netem")]
     [InlineData(new[] { "--network", "rtt=-1ms" }, "--network 'rtt=-1ms' is not a network spec: rtt '-1ms' is negative")]
     [InlineData(new[] { "--network", "rtt=5" }, "rtt '5' has no unit: use us, ms or s")]

@@ -96,6 +96,31 @@ public sealed class WorkerTests : IDisposable
     }
 
     [Fact]
+    public async Task Processes2_ThroughAShapedNetwork_TheWorkersClientsGoThroughTheProxiesThisProcessShapes()
+    {
+        var (exit, _, err) = await CliProcess.RunAsync(null, "run", "--clients", "confluent", "--scenarios", "produce", "--sizes", "100",
+            "--messages", "400", "--repeat", "1", "--processes", "2", "--network", "rtt=5ms", "--broker-heap", "512", "--stall-timeout", "10s",
+            "--format", "json", "--output", _output.FullName);
+
+        Assert.True(exit == 0, err);
+        using var json = JsonDocument.Parse(File.ReadAllText(Assert.Single(_output.GetFiles("*.json")).FullName));
+        var runs = json.RootElement.GetProperty("runs").EnumerateArray().ToList();
+        Assert.NotEmpty(runs);
+        foreach (var run in runs)
+        {
+            Assert.True(run.GetProperty("succeeded").GetBoolean(), run.ToString());
+            Assert.Equal(2, run.GetProperty("workers").GetArrayLength());
+            // Shaped by this process before the workers ran it, measured once, and the bytes the workers sent went through.
+            var network = run.GetProperty("network");
+            Assert.Equal("rtt=5ms", network.GetProperty("asked").GetString());
+            Assert.Equal("proxy", network.GetProperty("via").GetString());
+            Assert.True(network.GetProperty("proxyBytes").GetInt64() > 400 * 100, network.ToString());
+            Assert.True(run.GetProperty("latency").GetProperty("p50Micros").GetDouble() >= 5_000, run.GetProperty("latency").ToString());
+        }
+        Assert.Empty(WorkerProcesses());
+    }
+
+    [Fact]
     public async Task WorkersOfAGroup_OneKilledMidPlan_ReportedByNameAndThePlanFinishesWithTheOther()
     {
         using var broker = CliProcess.Start(null, "broker", "--broker-heap", "512");

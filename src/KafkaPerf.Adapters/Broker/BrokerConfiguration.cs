@@ -95,11 +95,13 @@ internal static class BrokerConfiguration
 
     /// <summary>A node behind shaping proxies: it listens on its own ports and advertises the proxies' instead, the client
     /// listener's to clients and an <c>INTERNAL</c> listener's to the other brokers, so that client links and inter-broker
-    /// links are shaped apart. The controllers' listener is left direct.</summary>
+    /// links are shaped apart. A controller advertises its controller proxy too: brokers reach the active controller at the
+    /// address it registered (KIP-919), not at the voters' addresses, and a partition must cut that link as well.</summary>
     /// <param name="InternalPort">The node's own inter-broker port (a secured cluster's <c>INTERNAL</c> listener).</param>
     /// <param name="ClientProxyPort">The port of the proxy in front of the client listener.</param>
     /// <param name="InternalProxyPort">The port of the proxy in front of the inter-broker listener.</param>
-    internal sealed record ProxiedListeners(int InternalPort, int ClientProxyPort, int InternalProxyPort)
+    /// <param name="ControllerProxyPort">The port of the proxy in front of a controller's listener; none for one node.</param>
+    internal sealed record ProxiedListeners(int InternalPort, int ClientProxyPort, int InternalProxyPort, int? ControllerProxyPort = null)
     {
         public void Apply(Dictionary<string, string> config, int port, int? controllerPort, bool secured)
         {
@@ -107,7 +109,8 @@ internal static class BrokerConfiguration
             string client = secured ? "CLIENT" : "PLAINTEXT";
             string listeners = $"{client}://127.0.0.1:{port},INTERNAL://127.0.0.1:{InternalPort}";
             config["listeners"] = controllerPort is { } c ? $"{listeners},CONTROLLER://127.0.0.1:{c}" : listeners;
-            config["advertised.listeners"] = $"{client}://127.0.0.1:{ClientProxyPort},INTERNAL://127.0.0.1:{InternalProxyPort}";
+            config["advertised.listeners"] = $"{client}://127.0.0.1:{ClientProxyPort},INTERNAL://127.0.0.1:{InternalProxyPort}"
+                + (controllerPort is not null && ControllerProxyPort is { } q ? $",CONTROLLER://127.0.0.1:{q}" : string.Empty);
             if (!secured) config["listener.security.protocol.map"] = "CONTROLLER:PLAINTEXT,INTERNAL:PLAINTEXT,PLAINTEXT:PLAINTEXT";
             config["inter.broker.listener.name"] = "INTERNAL";
         }

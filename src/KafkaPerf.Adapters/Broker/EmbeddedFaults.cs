@@ -46,7 +46,14 @@ internal sealed class EmbeddedFaults(EmbeddedKafkaBroker cluster) : IFaultInject
         }
         var (node, why) = await TargetAsync(fault, topic, cancellationToken).ConfigureAwait(false);
         int pid = node.ProcessId;
-        if (fault.IsNetwork) return CutOff(fault, node, why, fired);
+        if (fault.IsNetwork)
+        {
+            // Whether it leads the quorum too says much of what follows: the quorum must elect another controller first.
+            if (fault.Target != FaultTarget.Controller && cluster.Nodes.Count > 1
+                && await AskAsync("controller", exclude: null, cancellationToken).ConfigureAwait(false) == node.NodeId.ToString(CultureInfo.InvariantCulture))
+                why += " and the active controller";
+            return CutOff(fault, node, why, fired);
+        }
         switch (fault.Kind)
         {
             case FaultKind.Kill or FaultKind.Restart:

@@ -108,7 +108,7 @@ public sealed partial class EmbeddedKafkaBroker
                 var nodeDirectory = Path.Combine(dataDirectory, $"node-{i + 1}");
                 var listener = security.IsSecured ? new BrokerConfiguration.ListenerSecurity(security, internalPorts![i], certificates) : null;
                 var proxied = network is null ? null
-                    : new BrokerConfiguration.ProxiedListeners(internalPorts![i], network.ClientProxy(i + 1).Port, network.InternalProxy(i + 1).Port);
+                    : new BrokerConfiguration.ProxiedListeners(internalPorts![i], network.ClientProxy(i + 1).Port, network.InternalProxy(i + 1).Port, network.ControllerProxy(i + 1)?.Port);
                 var config = BrokerConfiguration.ServerConfig(nodeDirectory, i + 1, count, ports[i].Port, ports[i].ControllerPort, voters, options.ExtraConfig,
                     listener, proxied);
                 // Clients bootstrap through the proxy too: the first request is as far away as every other.

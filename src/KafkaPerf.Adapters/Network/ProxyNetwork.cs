@@ -85,7 +85,7 @@ internal sealed class ProxyNetwork : INetworkShaper, IProxyGate, IDisposable
     /// <summary>Cuts node <paramref name="nodeId"/> off: <see cref="FaultKind.Partition"/> holds its links open and silent
     /// (from clients only, or from clients and peers), <see cref="FaultKind.Isolate"/> resets them and refuses new ones.
     /// A peer's link is cut when exactly one of its ends is the node: the node's own links to itself go on, as on a host.</summary>
-    /// <returns>How many open connections it cut.</returns>
+    /// <returns>How many open connections it cut (new ones are parked or reset as they come).</returns>
     internal int Cut(int nodeId, FaultKind kind, bool clientsOnly)
     {
         var how = kind == FaultKind.Isolate ? CutKind.Reset : clientsOnly ? CutKind.SilentFromClients : CutKind.Silent;
@@ -135,6 +135,7 @@ internal sealed class ProxyNetwork : INetworkShaper, IProxyGate, IDisposable
             {
                 if (!IsHeldByAnother(proxy, connection.SourceNode)) connection.Release();
             }
+            proxy.Unpark();
         }
     }
 

@@ -68,6 +68,15 @@ internal sealed class ShapedPipe
         {
             ReadChunks(ref chunks, ref allocatedAtWarmup, ref allocatedAtLast);
         }
+        catch (ObjectDisposedException)
+        {
+            // Closed between the check and the receive: the connection is ending.
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            // Nothing a proxy thread meets may end the process: the connection is reset, as a link that broke.
+            _owner.Abort();
+        }
         finally
         {
             if (chunks > ProxyThreads.WarmupChunks) _threads.ReportAllocations(allocatedAtLast - allocatedAtWarmup, chunks - ProxyThreads.WarmupChunks);
@@ -129,7 +138,15 @@ internal sealed class ShapedPipe
                 }
                 PreciseWait.Until(_due[slot], _stop);
                 // A partition holds what is due until it heals: the connection stays open and silent, and nothing is lost.
-                if (!_owner.Flowing.IsSet) _owner.Flowing.Wait(_stop);
+                // A connection closed meanwhile (the client gave up on it) wakes the writer to end, not to send.
+                if (!_owner.Flowing.IsSet)
+                {
+                    _owner.Flowing.Wait(_stop);
+                    lock (_gate)
+                    {
+                        if (_closed) return;
+                    }
+                }
                 int length = _lengths[slot];
                 if (length == 0)
                 {
@@ -160,6 +177,14 @@ internal sealed class ShapedPipe
         catch (OperationCanceledException)
         {
             // The proxy is being disposed.
+        }
+        catch (ObjectDisposedException)
+        {
+            // The connection was closed between the check and the send: it ends, as a reset one does.
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            _owner.Abort();
         }
         finally
         {

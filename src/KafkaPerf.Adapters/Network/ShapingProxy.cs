@@ -18,6 +18,7 @@ internal sealed class ShapingProxy : IDisposable
     private readonly Lock _lock = new();
     private readonly IProxyGate? _gate;
     private readonly HashSet<ProxiedConnection> _connections = [];
+    private readonly List<(Socket Client, int? Source)> _parked = [];
     private readonly string _name;
     private int _accepted;
     private bool _disposed;
@@ -110,47 +111,111 @@ internal sealed class ShapingProxy : IDisposable
             {
                 return;
             }
-            var upstream = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
-            try
-            {
-                // Nagle would hold small requests back by up to 40 ms: the delay must be the link's alone.
-                client.NoDelay = true;
-                upstream.NoDelay = true;
-                upstream.Connect(Target!);
-            }
-            catch (SocketException)
-            {
-                // The node is down (killed, restarting): the client is refused, as it would be without the proxy.
-                client.LingerState = new LingerOption(true, 0);
-                client.Dispose();
-                upstream.Dispose();
-                continue;
-            }
             // A peer's link: which node opened it, so that a partition cuts the links of one node and no other.
             int? source = Role == ProxyRole.Client || _gate is null ? null : _gate.SourceOf(client);
-            var admission = _gate?.Admit(this, source) ?? ProxyAdmission.Flow;
-            if (admission == ProxyAdmission.Refuse)
+            switch (_gate?.Admit(this, source) ?? ProxyAdmission.Flow)
             {
-                // An isolated node: the connection is reset, as a host that answers with RST would.
-                client.LingerState = new LingerOption(true, 0);
-                client.Dispose();
-                upstream.Dispose();
-                continue;
+                case ProxyAdmission.Refuse:
+                    // An isolated node: the connection is reset, as a host that answers with RST would.
+                    Reset(client);
+                    break;
+                case ProxyAdmission.Hold:
+                    // A partition: the connection is parked - no thread, no buffer, nothing sent on - until it heals. What the
+                    // client sends meanwhile waits in the kernel, as a real partition leaves it unacknowledged.
+                    lock (_lock)
+                    {
+                        if (_disposed)
+                        {
+                            Reset(client);
+                            return;
+                        }
+                        _parked.Add((client, source));
+                    }
+                    break;
+                default:
+                    if (!Connect(client, source)) return;
+                    break;
             }
-            int number = Interlocked.Increment(ref _accepted);
-            var connection = new ProxiedConnection(client, upstream, this, _threads, (ulong)Environment.TickCount64 ^ ((ulong)number << 32), Closed, _stop.Token, source);
-            if (admission == ProxyAdmission.Hold) connection.Hold();
-            lock (_lock)
-            {
-                if (_disposed)
-                {
-                    connection.Abort();
-                    return;
-                }
-                _connections.Add(connection);
-            }
-            connection.Start($"{_name}{number}");
         }
+    }
+
+    /// <summary>Connects an accepted client on to the node and starts its pipes; false once the proxy is disposed.</summary>
+    private bool Connect(Socket client, int? source)
+    {
+        var upstream = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
+        try
+        {
+            // Nagle would hold small requests back by up to 40 ms: the delay must be the link's alone.
+            client.NoDelay = true;
+            upstream.NoDelay = true;
+            upstream.Connect(Target!);
+        }
+        catch (Exception ex) when (ex is SocketException or ObjectDisposedException)
+        {
+            // The node is down (killed, restarting), or the client went: the client is refused, as it would be without the proxy.
+            Reset(client);
+            upstream.Dispose();
+            return true;
+        }
+        int number = Interlocked.Increment(ref _accepted);
+        var connection = new ProxiedConnection(client, upstream, this, _threads, (ulong)Environment.TickCount64 ^ ((ulong)number << 32), Closed, _stop.Token, source);
+        lock (_lock)
+        {
+            if (_disposed)
+            {
+                connection.Abort();
+                return false;
+            }
+            _connections.Add(connection);
+        }
+        connection.Start($"{_name}{number}");
+        return true;
+    }
+
+    /// <summary>Connects on the parked connections a partition no longer holds (it healed), and resets those it now
+    /// refuses.</summary>
+    internal void Unpark()
+    {
+        List<(Socket Client, int? Source)> released = [];
+        List<Socket> refused = [];
+        lock (_lock)
+        {
+            for (int i = _parked.Count - 1; i >= 0; i--)
+            {
+                var admission = _gate?.Admit(this, _parked[i].Source) ?? ProxyAdmission.Flow;
+                if (admission == ProxyAdmission.Hold) continue;
+                if (admission == ProxyAdmission.Refuse) refused.Add(_parked[i].Client);
+                else released.Add(_parked[i]);
+                _parked.RemoveAt(i);
+            }
+        }
+        foreach (var client in refused) Reset(client);
+        // In the order they came.
+        for (int i = released.Count - 1; i >= 0; i--)
+        {
+            if (!Connect(released[i].Client, released[i].Source)) return;
+        }
+    }
+
+    /// <summary>Connections parked by a partition now.</summary>
+    internal int Parked
+    {
+        get
+        {
+            lock (_lock) return _parked.Count;
+        }
+    }
+
+    private static void Reset(Socket socket)
+    {
+        try
+        {
+            socket.LingerState = new LingerOption(true, 0);
+        }
+        catch (Exception ex) when (ex is SocketException or ObjectDisposedException)
+        {
+        }
+        socket.Dispose();
     }
 
     private void Closed(ProxiedConnection connection)
@@ -167,6 +232,8 @@ internal sealed class ShapingProxy : IDisposable
             if (_disposed) return;
             _disposed = true;
             open = [.. _connections];
+            foreach (var (client, _) in _parked) Reset(client);
+            _parked.Clear();
         }
         _stop.Cancel();
         _listener.Dispose();

@@ -106,7 +106,7 @@ public sealed class WorkerLoop(Func<IReadOnlyList<string>, CancellationToken, Ta
                 log.WriteLine($"kafkaperf worker {name}: plan {planId} from {message.From}: {string.Join(',', _plan.Clients)}, {_plan.TotalRuns} runs");
                 _cells = [.. _plan.Cells()];
                 var registry = await clientsFor(_plan.Clients, _planCancel.Token);
-                _session = new BenchmarkSession(_plan, registry, BrokerSources.Connected(connection with { StallTimeout = _plan.StallTimeout }),
+                _session = new BenchmarkSession(_plan, registry, BrokerSources.Connected(connection with { StallTimeout = _plan.StallTimeout, NetworkShapedByCoordinator = true }),
                     new SessionOptions { Log = new PrefixedWriter(log, $"kafkaperf worker {name}: ") });
                 await _session.CreateShareClientsAsync(_planCancel.Token);
             }

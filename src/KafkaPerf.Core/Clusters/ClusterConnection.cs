@@ -64,10 +64,14 @@ public sealed record ClusterConnection(string? BootstrapServers, string? BrokerV
     /// the runner sets the plan's.</summary>
     public TimeSpan StallTimeout { get; init; } = TimeSpan.FromSeconds(30);
 
+    /// <summary>Whether the links to this cluster are shaped by another process: a worker's, whose coordinator shapes the
+    /// proxies of the broker it started before each run (and refused the network where it has none).</summary>
+    public bool NetworkShapedByCoordinator { get; init; }
+
     /// <summary>What the plan's checks are given.</summary>
     internal ClusterFacts Facts => new(!string.IsNullOrWhiteSpace(BootstrapServers), Brokers, Ephemeral, BrokerName, Faults is { } faults ? faults.Refuse : null)
     {
-        ShapesNetwork = Network is not null,
+        ShapesNetwork = Network is not null || NetworkShapedByCoordinator,
     };
 
     /// <summary>What a client factory is given: bootstrap servers, security and the stall timeout, nothing else.</summary>

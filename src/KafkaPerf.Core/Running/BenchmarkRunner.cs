@@ -189,7 +189,7 @@ public sealed class BenchmarkRunner
                     if (ahead is not null && !ahead.Holds(run))
                         await ahead.CreateAsync([.. cellRuns.Skip(sequence - firstSequence).Select(r => (r, clients[r.Client]))], runTokens.Token);
                     var record = Remote is { } remote
-                        ? await RunExecutor.RunRemoteAsync(remote, run, plan, runTokens.Token)
+                        ? await _runs.RunRemoteAsync(remote, run, plan, warnings, runTokens.Token)
                         : await _runs.RunOneAsync(plan, run, clients[name], payload, warnings, progress, broker, undeleted, null, runTokens.Token,
                             cancellationToken, ahead?.Take(run));
                     if (record.Faults is not null && abortReason is null && broker.Exit is null)

@@ -19,6 +19,8 @@ public static class BrokerSources
     {
         public int? KnownBrokers => connection.Brokers;
 
+        public bool ShapesNetwork => connection.Facts.ShapesNetwork;
+
         public ClusterConnection Connection => connection;
 
         public Task<IBrokerLease> ConnectAsync(TextWriter? log, CancellationToken cancellationToken) => Task.FromResult<IBrokerLease>(this);

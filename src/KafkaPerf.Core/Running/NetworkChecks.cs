@@ -14,9 +14,8 @@ internal static class NetworkChecks
     /// <summary>Why the plan's networks cannot run here; nothing when the plan has none or they can.</summary>
     /// <param name="plan">The plan.</param>
     /// <param name="cluster">What is known of the cluster.</param>
-    /// <param name="onWorkers">Whether workers run the plan.</param>
     /// <param name="netem">Why the kernel's netem cannot be used here (<see cref="NetemRefusal"/>).</param>
-    internal static IEnumerable<string> Errors(BenchmarkPlan plan, ClusterFacts cluster, bool onWorkers, Func<string?> netem)
+    internal static IEnumerable<string> Errors(BenchmarkPlan plan, ClusterFacts cluster, Func<string?> netem)
     {
         var specs = plan.SettingsVariants.Select(v => v.Network).OfType<NetworkSpec>().ToList();
         if (specs.Count == 0) yield break;
@@ -25,9 +24,8 @@ internal static class NetworkChecks
             yield return netem() ?? "--network via=netem is not built yet: leave via= out, and the shaping proxy shapes the links (it needs no root).";
             yield break;
         }
-        if (onWorkers)
-            yield return "--network shapes the links of the broker this process starts, and workers (--processes, --workers) do not take it yet: leave one of them out.";
-        else if (!cluster.ShapesNetwork)
+        // Workers (--processes) reach the broker this process starts through its proxies, which this process shapes per run.
+        if (!cluster.ShapesNetwork)
             yield return "--network shapes only the embedded broker or cluster, which advertises its proxies' addresses; a container broker (--broker testcontainers) "
                 + $"or a --bootstrap cluster advertises addresses the tool does not configure: leave --network out and shape that host's network with tc ({DocsPointer}).";
     }

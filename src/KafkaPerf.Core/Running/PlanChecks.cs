@@ -31,7 +31,7 @@ internal sealed class PlanChecks
     internal IReadOnlyList<ValidationError> All(BenchmarkPlan plan, bool onWorkers)
     {
         var where = onWorkers ? WorkerErrors(plan) : FaultChecks.ClusterErrors(plan, _cluster);
-        where = where.Concat(NetworkChecks.Errors(plan, _cluster, onWorkers, Netem));
+        where = where.Concat(NetworkChecks.Errors(plan, _cluster, Netem));
         return [.. Validate(plan), .. where.Select(e => new ValidationError(ValidationSeverity.Error, e))];
     }
 

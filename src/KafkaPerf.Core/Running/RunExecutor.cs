@@ -85,11 +85,8 @@ internal sealed class RunExecutor
             try
             {
                 if (beforeStart is not null) await beforeStart(runToken);
-                // The cell's network, and the first time it is asked its links' real round trip, before anything is timed.
                 var shaper = _connection.Network;
-                var network = cell.Settings.Network is { } spec && shaper is not null ? await shaper.ShapeAsync(spec, runToken) : null;
-                // The report says it once per spec, beside the tables (the shaper said it as it measured).
-                if (network is not null && _networksSaid.Add(network.Asked)) warnings.Add(NetworkLine(network));
+                var network = await ShapeAsync(cell, warnings, runToken);
                 double? cpuBefore = shaper?.CpuSeconds;
                 long bytesBefore = shaper?.ForwardedBytes ?? 0;
                 var context = new ScenarioContext
@@ -277,13 +274,36 @@ internal sealed class RunExecutor
     }
 
     /// <summary>One run on the workers.</summary>
-    internal static async ValueTask<RunRecord> RunRemoteAsync(
-        IRemoteRuns remote, RunDescriptor run, BenchmarkPlan plan, CancellationToken runToken)
+    /// <summary>Shapes the proxies of this process's broker as the cell asks, the first time measuring its links' real
+    /// round trip, before anything is timed; the report says it once per spec, beside the tables. <see langword="null"/>
+    /// when the cell asks for no network or there are no proxies.</summary>
+    private async ValueTask<NetworkRecord?> ShapeAsync(PlanCell cell, List<string> warnings, CancellationToken runToken)
+    {
+        if (cell.Settings.Network is not { } spec || _connection.Network is not { } shaper) return null;
+        var network = await shaper.ShapeAsync(spec, runToken);
+        // Deletions of earlier runs' topics add warnings from other threads: the list is locked as theirs is.
+        lock (warnings)
+        {
+            if (_networksSaid.Add(network.Asked)) warnings.Add(NetworkLine(network));
+        }
+        return network;
+    }
+
+    /// <summary>One run on the workers. The proxies of the broker this process started are shaped as for a run of its own:
+    /// the workers' clients reach the broker through them.</summary>
+    internal async ValueTask<RunRecord> RunRemoteAsync(
+        IRemoteRuns remote, RunDescriptor run, BenchmarkPlan plan, List<string> warnings, CancellationToken runToken)
     {
         RunRecord measurement;
         try
         {
+            var shaper = _connection.Network;
+            var network = await ShapeAsync(run.Cell, warnings, runToken);
+            double? cpuBefore = shaper?.CpuSeconds;
+            long bytesBefore = shaper?.ForwardedBytes ?? 0;
             measurement = await remote.RunAsync(plan, run, runToken);
+            if (network is not null)
+                measurement = measurement with { Network = network with { ProxyCpuSeconds = shaper!.CpuSeconds - cpuBefore, ProxyBytes = shaper.ForwardedBytes - bytesBefore } };
         }
         catch (Exception ex) when (ex is not OperationCanceledException)
         {

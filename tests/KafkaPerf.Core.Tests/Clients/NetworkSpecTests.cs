@@ -79,7 +79,7 @@ public class NetworkSpecTests
     {
         var facts = new ClusterFacts(true, 1, false, "the Kafka cluster", null);
 
-        Assert.Empty(NetworkChecks.Errors(Plan(), facts, onWorkers: true, () => "no netem"));
+        Assert.Empty(NetworkChecks.Errors(Plan(), facts, () => "no netem"));
     }
 
     [Fact]
@@ -87,21 +87,11 @@ public class NetworkSpecTests
     {
         var facts = new ClusterFacts(true, 1, false, "the Kafka cluster", null);
 
-        var error = Assert.Single(NetworkChecks.Errors(Plan(NetworkSpec.Parse("rtt=5ms")), facts, onWorkers: false, () => null));
+        var error = Assert.Single(NetworkChecks.Errors(Plan(NetworkSpec.Parse("rtt=5ms")), facts, () => null));
 
         Assert.Contains("a container broker (--broker testcontainers) or a --bootstrap cluster", error, StringComparison.Ordinal);
         Assert.Contains("with tc", error, StringComparison.Ordinal);
-        Assert.Empty(NetworkChecks.Errors(Plan(NetworkSpec.Parse("rtt=5ms")), facts with { ShapesNetwork = true }, onWorkers: false, () => null));
-    }
-
-    [Fact]
-    public void Refusals_OnWorkers_SaysWorkersDoNotTakeItYet()
-    {
-        var facts = new ClusterFacts(true, 1, false, "the Kafka cluster", null) { ShapesNetwork = true };
-
-        var error = Assert.Single(NetworkChecks.Errors(Plan(NetworkSpec.Parse("rtt=5ms")), facts, onWorkers: true, () => null));
-
-        Assert.Contains("workers (--processes, --workers) do not take it yet", error, StringComparison.Ordinal);
+        Assert.Empty(NetworkChecks.Errors(Plan(NetworkSpec.Parse("rtt=5ms")), facts with { ShapesNetwork = true }, () => null));
     }
 
     [Fact]
@@ -110,8 +100,8 @@ public class NetworkSpecTests
         var facts = new ClusterFacts(true, 1, false, "the Kafka cluster", null) { ShapesNetwork = true };
         var plan = Plan(NetworkSpec.Parse("rtt=5ms,via=netem"));
 
-        var noNetem = Assert.Single(NetworkChecks.Errors(plan, facts, onWorkers: false, () => "this kernel has no netem qdisc"));
-        var notBuilt = Assert.Single(NetworkChecks.Errors(plan, facts, onWorkers: false, () => null));
+        var noNetem = Assert.Single(NetworkChecks.Errors(plan, facts, () => "this kernel has no netem qdisc"));
+        var notBuilt = Assert.Single(NetworkChecks.Errors(plan, facts, () => null));
 
         Assert.Equal("this kernel has no netem qdisc", noNetem);
         Assert.Contains("leave via= out", notBuilt, StringComparison.Ordinal);

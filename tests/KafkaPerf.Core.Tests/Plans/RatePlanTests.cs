@@ -69,7 +69,9 @@ public class RatePlanTests
             foreach (var (metric, expected) in new[] { ("response", run.ResponseTimeHistogram!), ("service", run.ServiceTimeHistogram!), ("send-delay", run.SendDelayHistogram!) })
             {
                 var parts = read.Where(h => h.Tag == $"run-{run.Sequence}/b/roundtrip/100B/8000rps/{metric}").ToList();
-                Assert.InRange(parts.Count, 4, 6);
+                // A second at 250 ms intervals: four or more (on a loaded machine the run's tail, its last arrivals, may
+                // stretch it by some intervals; it failed once beside a three-node benchmark).
+                Assert.InRange(parts.Count, 4, 16);
                 var merged = Histograms.Merge(parts)!;
                 Assert.Equal(expected.TotalCount, merged.TotalCount);
                 foreach (var percentile in new[] { 50.0, 90, 99, 99.9, 100 })

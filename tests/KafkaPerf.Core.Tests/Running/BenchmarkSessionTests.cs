@@ -21,7 +21,6 @@ public class BenchmarkSessionTests
         { "backlog", "Workers (--processes, --workers) do not run transactions, a backlog or share groups yet" },
         { "share", "Workers (--processes, --workers) do not run transactions, a backlog or share groups yet" },
         { "secret", "-X a:sasl.password holds a secret, and workers get the plan as a document that never carries one" },
-        { "network", "workers (--processes, --workers) do not take it yet" },
     };
 
     [Theory]
@@ -87,6 +86,20 @@ public class BenchmarkSessionTests
         Assert.Contains("with tc", refused.Message, StringComparison.Ordinal);
         Assert.Equal(0, source.Connects);
         Assert.Empty(new BenchmarkSession(PlanFor("network"), registry, new RecordingSource { ShapesNetwork = true }).Validate());
+    }
+
+    [Fact]
+    public async Task NetworkOnWorkers_TakenWhereTheBrokerHasProxiesRefusedWhereNot()
+    {
+        // Local workers reach the broker this process starts through its proxies, which this process shapes per run: not
+        // refused. Workers of a cluster without proxies are refused it, as a run of this process would be.
+        var registry = new ClientRegistry([new TestClientFactory(new InMemoryClientOptions { Name = "a" }) { RequiresBroker = true }]);
+        var remote = new SessionOptions { Remote = (_, _) => throw new InvalidOperationException("not started here") };
+        await using var proxied = new BenchmarkSession(PlanFor("network"), registry, new RecordingSource { ShapesNetwork = true }, remote);
+        await using var direct = new BenchmarkSession(PlanFor("network"), registry, new RecordingSource(), remote);
+
+        Assert.Empty(proxied.Validate());
+        Assert.Contains("--network shapes only the embedded broker or cluster", Assert.Single(direct.Validate()).Message, StringComparison.Ordinal);
     }
 
     [Fact]
