@@ -11,25 +11,9 @@ namespace KafkaPerf.Adapters.Tests.Broker;
 /// <summary>A three-node embedded cluster whose brokers stay registered through a pause of a minute (the session timeout;
 /// 9 s by default): a paused node is then still a broker of the cluster that the others list and clients are sent to, only
 /// late - what a slow node is on a busy machine.</summary>
-public sealed class ReadinessClusterFixture : IAsyncLifetime
+public sealed class ReadinessClusterFixture : ThreeNodeClusterFixture
 {
-    private ConnectedBroker? _broker;
-
-    public ConnectedBroker Broker => _broker ?? throw new InvalidOperationException("The cluster has not started.");
-
-    public EmbeddedKafkaBroker Cluster => Broker.Embedded!;
-
-    public async ValueTask InitializeAsync() => _broker = await ConnectedBroker.ConnectAsync(BrokerSource.Embedded(new EmbeddedKafkaBrokerOptions
-    {
-        Brokers = 3,
-        HeapMegabytes = 384,
-        ExtraConfig = new Dictionary<string, string> { ["broker.session.timeout.ms"] = "60000" },
-    }), null, TestContext.Current.CancellationToken);
-
-    public async ValueTask DisposeAsync()
-    {
-        if (_broker is not null) await _broker.DisposeAsync();
-    }
+    protected override TimeSpan SessionTimeout => TimeSpan.FromSeconds(60);
 }
 
 /// <summary>The connection's readiness on a real three-node cluster: a node stopped (SIGSTOP) while a topic is created

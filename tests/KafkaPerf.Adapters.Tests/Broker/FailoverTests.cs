@@ -14,25 +14,9 @@ namespace KafkaPerf.Adapters.Tests.Broker;
 
 /// <summary>One three-node embedded cluster for the failover tests, its brokers fenced after 3 s of silence (9 s by
 /// default) so that a killed leader's successor is elected within a short run.</summary>
-public sealed class FailoverClusterFixture : IAsyncLifetime
+public sealed class FailoverClusterFixture : ThreeNodeClusterFixture
 {
-    private ConnectedBroker? _broker;
-
-    public ConnectedBroker Broker => _broker ?? throw new InvalidOperationException("The cluster has not started.");
-
-    public EmbeddedKafkaBroker Cluster => Broker.Embedded!;
-
-    public async ValueTask InitializeAsync() => _broker = await ConnectedBroker.ConnectAsync(BrokerSource.Embedded(new EmbeddedKafkaBrokerOptions
-    {
-        Brokers = 3,
-        HeapMegabytes = 384,
-        ExtraConfig = new Dictionary<string, string> { ["broker.session.timeout.ms"] = "3000", ["broker.heartbeat.interval.ms"] = "500" },
-    }), null, TestContext.Current.CancellationToken);
-
-    public async ValueTask DisposeAsync()
-    {
-        if (_broker is not null) await _broker.DisposeAsync();
-    }
+    protected override TimeSpan SessionTimeout => TimeSpan.FromSeconds(3);
 }
 
 /// <summary>Faults fired inside runs at a rate on a real three-node cluster: each kind fires at its time, the result says

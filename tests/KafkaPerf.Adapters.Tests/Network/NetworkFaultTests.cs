@@ -12,26 +12,11 @@ namespace KafkaPerf.Adapters.Tests.Network;
 
 /// <summary>A three-node embedded cluster behind the shaping proxies, its brokers fenced after 3 s of silence, for the
 /// network faults.</summary>
-public sealed class PartitionClusterFixture : IAsyncLifetime
+public sealed class PartitionClusterFixture : KafkaPerf.Adapters.Tests.Broker.ThreeNodeClusterFixture
 {
-    private ConnectedBroker? _broker;
+    protected override TimeSpan SessionTimeout => TimeSpan.FromSeconds(3);
 
-    public ConnectedBroker Broker => _broker ?? throw new InvalidOperationException("The cluster has not started.");
-
-    public EmbeddedKafkaBroker Cluster => Broker.Embedded!;
-
-    public async ValueTask InitializeAsync() => _broker = await ConnectedBroker.ConnectAsync(BrokerSource.Embedded(new EmbeddedKafkaBrokerOptions
-    {
-        Brokers = 3,
-        HeapMegabytes = 384,
-        ShapedNetwork = true,
-        ExtraConfig = new Dictionary<string, string> { ["broker.session.timeout.ms"] = "3000", ["broker.heartbeat.interval.ms"] = "500" },
-    }), null, TestContext.Current.CancellationToken);
-
-    public async ValueTask DisposeAsync()
-    {
-        if (_broker is not null) await _broker.DisposeAsync();
-    }
+    protected override bool ShapedNetwork => true;
 }
 
 /// <summary>Network faults through the proxies, inside runs at a rate on a real three-node cluster: the node's process
