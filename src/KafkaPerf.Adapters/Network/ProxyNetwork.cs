@@ -109,8 +109,14 @@ internal sealed class ProxyNetwork : INetworkShaper, IProxyGate, IDisposable
     internal void Slow(int nodeId, TimeSpan rtt)
     {
         lock (_cutLock) _slowed.Add(nodeId);
+        foreach (var shape in LinksTo(nodeId)) shape.SetExtra(rtt / 2);
+    }
+
+    /// <summary>Both directions of node <paramref name="nodeId"/>'s client and inter-broker links.</summary>
+    private LinkShape[] LinksTo(int nodeId)
+    {
         var (client, internalProxy) = _nodes[nodeId - 1];
-        foreach (var shape in new[] { client.ToNode, client.ToClient, internalProxy.ToNode, internalProxy.ToClient }) shape.SetExtra(rtt / 2);
+        return [client.ToNode, client.ToClient, internalProxy.ToNode, internalProxy.ToClient];
     }
 
     /// <summary>Whether node <paramref name="nodeId"/> is cut off from its peers now (its answers about the cluster are stale).</summary>
@@ -127,8 +133,7 @@ internal sealed class ProxyNetwork : INetworkShaper, IProxyGate, IDisposable
             _cuts.Remove(nodeId);
             _slowed.Remove(nodeId);
         }
-        var (client, internalProxy) = _nodes[nodeId - 1];
-        foreach (var shape in new[] { client.ToNode, client.ToClient, internalProxy.ToNode, internalProxy.ToClient }) shape.SetExtra(TimeSpan.Zero);
+        foreach (var shape in LinksTo(nodeId)) shape.SetExtra(TimeSpan.Zero);
         foreach (var proxy in AllProxies())
         {
             foreach (var connection in proxy.Connections)

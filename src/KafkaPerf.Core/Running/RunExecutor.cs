@@ -85,10 +85,7 @@ internal sealed class RunExecutor
             try
             {
                 if (beforeStart is not null) await beforeStart(runToken);
-                var shaper = _connection.Network;
                 var network = await ShapeAsync(cell, warnings, runToken);
-                double? cpuBefore = shaper?.CpuSeconds;
-                long bytesBefore = shaper?.ForwardedBytes ?? 0;
                 var context = new ScenarioContext
                 {
                     Client = client,
@@ -125,15 +122,7 @@ internal sealed class RunExecutor
                     runToken, TaskCreationOptions.LongRunning, TaskScheduler.Default);
                 measurement = await AwaitRunAsync(scenario, runToken);
                 if (context.Transactions?.Snapshot() is { } transactions) measurement = measurement with { Transactions = transactions };
-                if (network is not null)
-                    measurement = measurement with
-                    {
-                        Network = network with
-                        {
-                            ProxyCpuSeconds = shaper!.CpuSeconds - cpuBefore,
-                            ProxyBytes = shaper.ForwardedBytes - bytesBefore,
-                        },
-                    };
+                if (network is not null) measurement = network.On(measurement);
             }
             catch (Exception ex) when (ex is not OperationCanceledException)
             {
@@ -273,11 +262,10 @@ internal sealed class RunExecutor
         return await scenario;
     }
 
-    /// <summary>One run on the workers.</summary>
     /// <summary>Shapes the proxies of this process's broker as the cell asks, the first time measuring its links' real
     /// round trip, before anything is timed; the report says it once per spec, beside the tables. <see langword="null"/>
     /// when the cell asks for no network or there are no proxies.</summary>
-    private async ValueTask<NetworkRecord?> ShapeAsync(PlanCell cell, List<string> warnings, CancellationToken runToken)
+    private async ValueTask<ShapedRun?> ShapeAsync(PlanCell cell, List<string> warnings, CancellationToken runToken)
     {
         if (cell.Settings.Network is not { } spec || _connection.Network is not { } shaper) return null;
         var network = await shaper.ShapeAsync(spec, runToken);
@@ -286,7 +274,17 @@ internal sealed class RunExecutor
         {
             if (_networksSaid.Add(network.Asked)) warnings.Add(NetworkLine(network));
         }
-        return network;
+        return new ShapedRun(network, shaper, shaper.CpuSeconds, shaper.ForwardedBytes);
+    }
+
+    /// <summary>A run's network: what was asked and measured, and the proxies' counters when it began.</summary>
+    private sealed record ShapedRun(NetworkRecord Record, INetworkShaper Shaper, double? CpuBefore, long BytesBefore)
+    {
+        /// <summary>The run's measurement with its network, and what the proxies spent and forwarded during it.</summary>
+        internal RunRecord On(RunRecord measurement) => measurement with
+        {
+            Network = Record with { ProxyCpuSeconds = Shaper.CpuSeconds - CpuBefore, ProxyBytes = Shaper.ForwardedBytes - BytesBefore },
+        };
     }
 
     /// <summary>One run on the workers. The proxies of the broker this process started are shaped as for a run of its own:
@@ -297,13 +295,9 @@ internal sealed class RunExecutor
         RunRecord measurement;
         try
         {
-            var shaper = _connection.Network;
             var network = await ShapeAsync(run.Cell, warnings, runToken);
-            double? cpuBefore = shaper?.CpuSeconds;
-            long bytesBefore = shaper?.ForwardedBytes ?? 0;
             measurement = await remote.RunAsync(plan, run, runToken);
-            if (network is not null)
-                measurement = measurement with { Network = network with { ProxyCpuSeconds = shaper!.CpuSeconds - cpuBefore, ProxyBytes = shaper.ForwardedBytes - bytesBefore } };
+            if (network is not null) measurement = network.On(measurement);
         }
         catch (Exception ex) when (ex is not OperationCanceledException)
         {
