@@ -48,6 +48,7 @@ internal sealed class ConsoleProgress(TextWriter writer) : IBenchmarkProgress
         if (_showVariant) line += $"  [{cell.Variant}]";
         writer.WriteLine(run.Sequence < run.TotalRuns ? $"{line}  {TimeLeft(run)}" : line);
         foreach (var fault in record.Faults ?? []) writer.WriteLine($"         fault {KafkaPerf.Reporting.Tables.FaultTables.Describe(fault)}");
+        foreach (var e in record.Rebalances ?? []) writer.WriteLine($"         event {KafkaPerf.Reporting.Tables.RebalanceTables.Describe(e)}");
     }
 
     /// <summary>About how long the remaining runs take, at the pace so far.</summary>

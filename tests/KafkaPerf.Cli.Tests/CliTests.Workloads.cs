@@ -17,7 +17,7 @@ public partial class CliTests
     [InlineData(new[] { "--headers", "5" }, "'5' is not a header count and size: use N:BYTES")]
     [InlineData(new[] { "--headers", "2000:1" }, "'2000:1' is not a header count and size")]
     [InlineData(new[] { "--headers", "20:60000" }, "--headers 20:60000 adds about 1,200,100 bytes to every record")]
-    [InlineData(new[] { "--idempotence", "maybe" }, "Unknown idempotence 'maybe': use on, off or both")]
+    [InlineData(new[] { "--idempotence", "maybe" }, "Unknown --idempotence value 'maybe': use on, off or both")]
     [InlineData(new[] { "--idempotence", "on", "--acks", "1" }, "Idempotence needs acks=all, and --acks gives 1")]
     [InlineData(new[] { "--transactions", "0" }, "--transactions 0 is below 1: give the records per transaction")]
     [InlineData(new[] { "--transactions", "100", "--abort-ratio", "1.5" }, "--abort-ratio 1.5 is out of range")]

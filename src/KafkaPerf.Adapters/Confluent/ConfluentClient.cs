@@ -57,7 +57,7 @@ internal sealed class ConfluentClient : IBenchClient
 
     public string LibraryVersion => $"Confluent.Kafka {ConfluentNativeLibrary.ManagedVersion}, librdkafka {_binding.Version}";
 
-    public ClientCapabilities Capabilities => ClientCapabilities.DeliveryLatency | ClientCapabilities.Workloads | ClientCapabilities.Transactions | ClientCapabilities.ShareGroups;
+    public ClientCapabilities Capabilities => ClientCapabilities.DeliveryLatency | ClientCapabilities.Workloads | ClientCapabilities.Transactions | ClientCapabilities.ShareGroups | ClientCapabilities.GroupMembership;
 
     public IReadOnlyDictionary<string, string> Details { get; }
 

@@ -44,7 +44,7 @@ public sealed class ConfluentClientFactory(ConfluentClientOptions? options = nul
     public bool RequiresBroker => true;
 
     /// <inheritdoc />
-    public ClientCapabilities Capabilities => ClientCapabilities.DeliveryLatency | ClientCapabilities.Workloads | ClientCapabilities.Transactions | ClientCapabilities.ShareGroups;
+    public ClientCapabilities Capabilities => ClientCapabilities.DeliveryLatency | ClientCapabilities.Workloads | ClientCapabilities.Transactions | ClientCapabilities.ShareGroups | ClientCapabilities.GroupMembership;
 
     /// <inheritdoc />
     public string? DescribeLibrary()

@@ -20,7 +20,7 @@ internal sealed class ConfluentConsumer : ConfluentPollingConsumer<Null>
     }
 
     private ConfluentConsumer(ConsumerSpec spec, string bootstrap, KafkaSecurity security, LibrdkafkaBinding binding, RecordForwarder forwarder)
-        : base(spec, binding, ConfluentSettings.Consumer(bootstrap, spec.GroupId, spec.Settings, security: security),
+        : base(spec, binding, ConfluentSettings.Consumer(bootstrap, spec.GroupId, spec.Settings, security: security, instanceId: spec.InstanceId),
             builder => builder.SetKeyDeserializer(forwarder).SetValueDeserializer(forwarder), "kafkaperf-confluent-poll")
     {
         _forwarder = forwarder;

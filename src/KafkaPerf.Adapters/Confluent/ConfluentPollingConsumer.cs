@@ -9,7 +9,7 @@ namespace KafkaPerf.Adapters.Confluent;
 /// <see cref="Consume"/> is the variant's own loop body.
 /// </summary>
 /// <typeparam name="TValue">The value type the variant deserializes to.</typeparam>
-internal abstract class ConfluentPollingConsumer<TValue> : IBenchConsumer, IClientBreakdown
+internal abstract class ConfluentPollingConsumer<TValue> : IBenchConsumer, IClientBreakdown, IGroupMember
 {
     /// <summary>How long one <c>Consume</c> call waits for a record.</summary>
     protected static readonly TimeSpan PollTimeout = TimeSpan.FromMilliseconds(100);
@@ -21,6 +21,7 @@ internal abstract class ConfluentPollingConsumer<TValue> : IBenchConsumer, IClie
     private readonly CancellationToken _cancellation;
     private Thread? _thread;
     private volatile bool _stop;
+    private int _ended;
 
     /// <summary>Builds the consumer and records its effective configuration.</summary>
     /// <param name="spec">The run's consumer.</param>
@@ -43,7 +44,15 @@ internal abstract class ConfluentPollingConsumer<TValue> : IBenchConsumer, IClie
         // Emitted from the poll loop's Consume calls, once a second: the parse (about 50 µs) is the price of the breakdown.
         if (_statistics is not null) builder.SetStatisticsHandler((_, json) => _statistics.OnStatistics(json));
         _consumer = configure(builder)
-            .SetPartitionsAssignedHandler((_, _) => Sink?.OnAssigned())
+            // Called on the poll thread, inside Consume; the Action forms let Confluent.Kafka (incrementally) assign and
+            // unassign as it would without a handler.
+            .SetPartitionsAssignedHandler((_, partitions) =>
+            {
+                Sink?.OnPartitionsAssigned(Numbers(partitions));
+                Sink?.OnAssigned();
+            })
+            .SetPartitionsRevokedHandler((_, partitions) => Sink?.OnPartitionsRevoked(Numbers(partitions), lost: false))
+            .SetPartitionsLostHandler((_, partitions) => Sink?.OnPartitionsRevoked(Numbers(partitions), lost: true))
             .SetErrorHandler((_, error) =>
             {
                 if (error.IsFatal) Sink?.OnError(error.Reason);
@@ -90,8 +99,35 @@ internal abstract class ConfluentPollingConsumer<TValue> : IBenchConsumer, IClie
         _thread.Join();
     }
 
+    /// <summary>Stops polling, then closes: commits, leaves the group (a static member does not) and waits for the broker,
+    /// bounded by librdkafka's own timeouts.</summary>
+    public void Leave()
+    {
+        if (Interlocked.Exchange(ref _ended, 1) != 0) return;
+        StopPolling();
+        try
+        {
+            _consumer.Close();
+        }
+        catch (KafkaException)
+        {
+            // The broker may be gone; the handle is released below either way.
+        }
+        _consumer.Dispose();
+    }
+
+    /// <summary>Stops polling and releases the handle without closing: Confluent.Kafka's Dispose destroys librdkafka's
+    /// handle without the consumer close (no commit, no LeaveGroup), as a process that died.</summary>
+    public void Crash()
+    {
+        if (Interlocked.Exchange(ref _ended, 1) != 0) return;
+        StopPolling();
+        _consumer.Dispose();
+    }
+
     public void Dispose()
     {
+        if (Interlocked.Exchange(ref _ended, 1) != 0) return;
         StopPolling();
         // After a stall or a cancellation the broker may be gone: closing would wait for it. Disposing alone releases the
         // handle without leaving the group (the group is the run's own and goes with its topic).
@@ -109,6 +145,14 @@ internal abstract class ConfluentPollingConsumer<TValue> : IBenchConsumer, IClie
         }
         _consumer.Dispose();
     }
+
+    private static int[] Numbers<T>(List<T> partitions) where T : class =>
+        [.. partitions.Select(p => p switch
+        {
+            TopicPartition tp => tp.Partition.Value,
+            TopicPartitionOffset tpo => tpo.Partition.Value,
+            _ => -1,
+        })];
 
     /// <summary>One turn of the poll loop: consume and hand what came to the sink.</summary>
     /// <param name="consumer">The consumer.</param>

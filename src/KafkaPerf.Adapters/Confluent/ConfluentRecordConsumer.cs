@@ -9,7 +9,7 @@ namespace KafkaPerf.Adapters.Confluent;
 /// new <c>byte[]</c>), with Confluent.Kafka's default fields (topic, timestamp, headers) marshalled.
 /// </summary>
 internal sealed class ConfluentRecordConsumer(ConsumerSpec spec, string bootstrap, KafkaSecurity security, LibrdkafkaBinding binding)
-    : ConfluentPollingConsumer<byte[]>(spec, binding, ConfluentSettings.Consumer(bootstrap, spec.GroupId, spec.Settings, styleDefaults: true, security),
+    : ConfluentPollingConsumer<byte[]>(spec, binding, ConfluentSettings.Consumer(bootstrap, spec.GroupId, spec.Settings, styleDefaults: true, security, spec.InstanceId),
         // Confluent.Kafka's own Int64 deserializer, as application code has it; one that takes any key when keys are not ids.
         spec.Settings.IdInValue ? static builder => builder.SetKeyDeserializer(ConfluentWorkload.AnyKeyDeserializer.Instance) : static builder => builder,
         "kafkaperf-confluent-records-poll")

@@ -44,12 +44,16 @@ internal static class ConfluentSettings
     /// <param name="styleDefaults">For the API-style variants: Confluent.Kafka's own defaults for what a consume result
     /// carries (topic, timestamp, headers), as application code has them.</param>
     /// <param name="security">How to reach the listener; plain TCP when <see langword="null"/>.</param>
+    /// <param name="instanceId">The member's <c>group.instance.id</c> under static membership; none for a dynamic member.</param>
     public static List<KeyValuePair<string, string>> Consumer(string bootstrap, string groupId, ClientSettings settings, bool styleDefaults = false,
-        KafkaSecurity? security = null)
+        KafkaSecurity? security = null, string? instanceId = null)
     {
         var config = Common(bootstrap, settings, security);
         if (settings.FetchMinBytes is { } fetchMin) config.Set("fetch.min.bytes", fetchMin);
         config.Set("group.id", groupId);
+        if (settings.GroupProtocol is { } protocol) config.Set("group.protocol", protocol.ToText());
+        if (settings.Assignor is { } assignor) config.Set("partition.assignment.strategy", assignor.ToText());
+        if (instanceId is not null) config.Set("group.instance.id", instanceId);
         config.Set("auto.offset.reset", "earliest");
         config.Set("allow.auto.create.topics", "false");
         // librdkafka's default, said: a run with transactions reads committed records only.

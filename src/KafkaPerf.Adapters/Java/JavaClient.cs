@@ -89,7 +89,7 @@ internal sealed class JavaClient : IBenchClient, IRuntimeProbe
 
     public string LibraryVersion => $"Apache Kafka client {_runtime.ClientVersion} (Java {_runtime.Host.JavaVersion}, in-process)";
 
-    public ClientCapabilities Capabilities => ClientCapabilities.DeliveryLatency | ClientCapabilities.Prefetch | ClientCapabilities.Workloads | ClientCapabilities.Transactions | ClientCapabilities.ShareGroups;
+    public ClientCapabilities Capabilities => ClientCapabilities.DeliveryLatency | ClientCapabilities.Prefetch | ClientCapabilities.Workloads | ClientCapabilities.Transactions | ClientCapabilities.ShareGroups | ClientCapabilities.GroupMembership;
 
     public IReadOnlyDictionary<string, string> Details { get; }
 

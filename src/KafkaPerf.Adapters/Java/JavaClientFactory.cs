@@ -65,7 +65,7 @@ public sealed class JavaClientFactory : IBenchClientFactory
     public bool RequiresBroker => true;
 
     /// <inheritdoc />
-    public ClientCapabilities Capabilities => ClientCapabilities.DeliveryLatency | ClientCapabilities.Prefetch | ClientCapabilities.Workloads | ClientCapabilities.Transactions | ClientCapabilities.ShareGroups;
+    public ClientCapabilities Capabilities => ClientCapabilities.DeliveryLatency | ClientCapabilities.Prefetch | ClientCapabilities.Workloads | ClientCapabilities.Transactions | ClientCapabilities.ShareGroups | ClientCapabilities.GroupMembership;
 
     /// <inheritdoc />
     public string? DescribeLibrary()

@@ -14,7 +14,7 @@ namespace KafkaPerf.Adapters.Java;
 /// arrays (into one reused buffer). With prefetch, a
 /// Java thread polls the next batch while .NET handles the current one.
 /// </summary>
-internal sealed unsafe class JavaConsumer : IBenchConsumer, IClientBreakdown
+internal sealed unsafe class JavaConsumer : IBenchConsumer, IClientBreakdown, IGroupMember
 {
     private const int PollTimeoutMs = 100;
 
@@ -46,7 +46,7 @@ internal sealed unsafe class JavaConsumer : IBenchConsumer, IClientBreakdown
         _cancellation = spec.Cancellation;
         _closeTimeoutMs = (long)spec.StallTimeout.TotalMilliseconds;
         _share = spec.Settings.Group.IsShare();
-        var settings = JavaSettings.Flatten(JavaSettings.Consumer(bootstrap, spec.GroupId, spec.Settings, security, spec.Statistics));
+        var settings = JavaSettings.Flatten(JavaSettings.Consumer(bootstrap, spec.GroupId, spec.Settings, security, spec.Statistics, spec.InstanceId));
         _sinkHandle = JavaRuntime.NewSinkHandle(_box);
         using var thread = runtime.Host.AttachCurrentThread("kafkaperf-java-consumer-setup");
         var env = thread.Env;
@@ -127,7 +127,24 @@ internal sealed unsafe class JavaConsumer : IBenchConsumer, IClientBreakdown
         }
     }
 
+    /// <summary>Stops polling and closes as an application does: commits, leaves the group (a static member does not) and
+    /// waits for the broker up to the stall timeout.</summary>
+    public void Leave() => End(_closeTimeoutMs, abandon: false);
+
+    /// <summary>Stops polling and closes without leaving the group or committing (KIP-1092's REMAIN_IN_GROUP), waiting for
+    /// nothing, as a process that died.</summary>
+    public void Crash() => End(0, abandon: true);
+
     public void Dispose()
+    {
+        // A classic group's leave and last commit are sent, not waited for: waiting would also wait behind the fetch the
+        // broker holds back after the last poll found nothing (up to fetch.max.wait.ms: 0.4 s of every run), and the run's
+        // group is its own, never joined again. A share group's acknowledgements are waited for, up to the stall timeout.
+        // After a stall or a cancellation nothing is waited for: the broker may be gone.
+        End(_cancellation.IsCancellationRequested || !_share ? 0 : _closeTimeoutMs, abandon: false);
+    }
+
+    private void End(long timeoutMs, bool abandon)
     {
         lock (_statsLock)
         {
@@ -136,25 +153,21 @@ internal sealed unsafe class JavaConsumer : IBenchConsumer, IClientBreakdown
         }
         StopPolling();
         bool closed;
-        // A classic group's leave and last commit are sent, not waited for: waiting would also wait behind the fetch the
-        // broker holds back after the last poll found nothing (up to fetch.max.wait.ms: 0.4 s of every run), and the run's
-        // group is its own, never joined again. A share group's acknowledgements are waited for, up to the stall timeout.
-        // After a stall or a cancellation nothing is waited for: the broker may be gone.
-        long timeoutMs = _cancellation.IsCancellationRequested || !_share ? 0 : _closeTimeoutMs;
         using (var thread = _runtime.Host.AttachCurrentThread("kafkaperf-java-consumer-close"))
-            closed = Close(thread.Env, timeoutMs);
+            closed = Close(thread.Env, timeoutMs, abandon);
         // Java may still call back after a failed close: then the handle stays (a small leak, not a use after free).
         if (closed) JavaRuntime.FreeSinkHandle(_sinkHandle);
     }
 
-    private bool Close(JniEnv env, long timeoutMs)
+    private bool Close(JniEnv env, long timeoutMs, bool abandon = false)
     {
         bool closed = false;
         try
         {
             // Stops the prefetch thread and leaves the group at once, so the broker does not wait for a session timeout;
-            // after a stall or a cancellation it waits for no broker.
-            env.CallVoid(_consumer, _runtime.ConsumerClose, [JValue.Of(timeoutMs)]);
+            // after a stall or a cancellation it waits for no broker. Abandoned, it does not leave.
+            if (abandon) env.CallVoid(_consumer, _runtime.ConsumerAbandon, []);
+            else env.CallVoid(_consumer, _runtime.ConsumerClose, [JValue.Of(timeoutMs)]);
             closed = true;
         }
         catch (JavaException)
@@ -293,6 +306,10 @@ internal sealed unsafe class JavaConsumer : IBenchConsumer, IClientBreakdown
         public void OnRecord(long key, ReadOnlySpan<byte> value) => Sink?.OnRecord(key, value);
 
         public void OnRecordPosition(int partition, long offset) => Sink?.OnRecordPosition(partition, offset);
+
+        public void OnPartitionsAssigned(IReadOnlyList<int> partitions) => Sink?.OnPartitionsAssigned(partitions);
+
+        public void OnPartitionsRevoked(IReadOnlyList<int> partitions, bool lost) => Sink?.OnPartitionsRevoked(partitions, lost);
 
         public void OnError(string reason) => Sink?.OnError(reason);
     }

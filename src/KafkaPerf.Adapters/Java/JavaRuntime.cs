@@ -31,6 +31,7 @@ internal sealed unsafe class JavaRuntime
             ("delivered", "(JJIJ)V", (IntPtr)(delegate* unmanaged<IntPtr, IntPtr, long, long, int, long, void>)&OnDelivered),
             ("failed", "(JJLjava/lang/String;)V", (IntPtr)(delegate* unmanaged<IntPtr, IntPtr, long, long, IntPtr, void>)&OnFailed),
             ("assigned", "(J)V", (IntPtr)(delegate* unmanaged<IntPtr, IntPtr, long, void>)&OnAssigned),
+            ("rebalanced", "(JILjava/lang/String;)V", (IntPtr)(delegate* unmanaged<IntPtr, IntPtr, long, int, IntPtr, void>)&OnRebalanced),
         ]);
         env.DeleteGlobalRef(native);
 
@@ -58,6 +59,7 @@ internal sealed unsafe class JavaRuntime
         ConsumerPoll = env.GetMethodId(ConsumerClass, "poll", "(I)I");
         ConsumerClose = env.GetMethodId(ConsumerClass, "close", "(J)V");
         ConsumerWakeup = env.GetMethodId(ConsumerClass, "wakeup", "()V");
+        ConsumerAbandon = env.GetMethodId(ConsumerClass, "abandon", "()V");
 
         Bridge = new BridgeMethods(env);
 
@@ -137,6 +139,9 @@ internal sealed unsafe class JavaRuntime
     public IntPtr ConsumerClose { get; }
 
     public IntPtr ConsumerWakeup { get; }
+
+    /// <summary><c>BenchConsumer.abandon()</c>: closed without leaving the group, as a process that died.</summary>
+    public IntPtr ConsumerAbandon { get; }
 
     public IntPtr StatsClass { get; }
 
@@ -316,6 +321,24 @@ internal sealed unsafe class JavaRuntime
         try
         {
             Sink<IRecordSink>(sink).OnAssigned();
+        }
+        catch (Exception ex)
+        {
+            ReportToJava(env, ex);
+        }
+    }
+
+    [UnmanagedCallersOnly]
+    private static void OnRebalanced(IntPtr env, IntPtr type, long sink, int kind, IntPtr partitions)
+    {
+        JniCounters.CountCallback();
+        try
+        {
+            var text = JvmHost.FromCallback(env).GetString(partitions) ?? string.Empty;
+            int[] numbers = text.Length == 0 ? [] : [.. text.Split(',').Select(p => int.Parse(p, System.Globalization.CultureInfo.InvariantCulture))];
+            var target = Sink<IRecordSink>(sink);
+            if (kind == 0) target.OnPartitionsAssigned(numbers);
+            else target.OnPartitionsRevoked(numbers, lost: kind == 2);
         }
         catch (Exception ex)
         {

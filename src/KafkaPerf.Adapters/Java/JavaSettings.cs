@@ -33,7 +33,9 @@ internal static class JavaSettings
     /// <summary>Consumer settings, in the order they apply.</summary>
     /// <param name="statistics">Whether the consumer's metrics are read each interval (<see cref="ConsumerSpec.Statistics"/>):
     /// their windows are then a second long, as the series' intervals.</param>
-    public static List<KeyValuePair<string, string>> Consumer(string bootstrap, string groupId, ClientSettings settings, KafkaSecurity? security = null, bool statistics = false)
+    /// <param name="instanceId">The member's <c>group.instance.id</c> under static membership; none for a dynamic member.</param>
+    public static List<KeyValuePair<string, string>> Consumer(string bootstrap, string groupId, ClientSettings settings, KafkaSecurity? security = null, bool statistics = false,
+        string? instanceId = null)
     {
         var config = Common(bootstrap, settings, security);
         if (statistics) config.Set("metrics.sample.window.ms", 1000);
@@ -48,6 +50,9 @@ internal static class JavaSettings
         }
         config.Set("auto.offset.reset", "earliest");
         config.Set("allow.auto.create.topics", "false");
+        if (settings.GroupProtocol is { } protocol) config.Set("group.protocol", protocol.ToText());
+        if (settings.Assignor is { } assignor) config.Set("partition.assignment.strategy", assignor.JavaClass());
+        if (instanceId is not null) config.Set("group.instance.id", instanceId);
         // The Java client reads uncommitted records by default; a run with transactions reads committed ones only.
         if (settings.TransactionRecords is not null) config.Set("isolation.level", "read_committed");
         return config.WithOverrides(settings);

@@ -59,6 +59,9 @@ internal static class PlanOptions
     public static readonly Option<string?> AbortRatio = new("--abort-ratio") { Description = "With --transactions: the share of transactions aborted instead of committed (e.g. 0.1), to sweep." };
     public static readonly Option<string?> Backlog = new("--backlog") { Description = "A consumer backlog to sweep (e.g. 1GB, 200MB): in a roundtrip at a --rate the consumers start only once this much is acknowledged and unread, then catch up while the producers go on; the result says when, and how fast they drained it. The default scenarios are then roundtrip only." };
     public static readonly Option<string?> Group = new("--group") { Description = "The group the consumers join, to sweep: classic (the default), share (a KIP-932 share group, records acknowledged implicitly by the next poll) or share:explicit (each record accepted explicitly). The default scenarios are then consume and roundtrip (roundtrip at a --rate)." };
+    public static readonly Option<string?> GroupProtocol = new("--group-protocol") { Description = "The consumer group's rebalance protocol, to sweep: classic (each client's default) or consumer (KIP-848, assigned on the broker). See docs/rebalances.md." };
+    public static readonly Option<string?> Assignor = new("--assignor") { Description = "A classic group's assignor, to sweep: range, roundrobin, cooperative-sticky (consumer-protocol cells run without one)." };
+    public static readonly Option<string?> StaticMembership = new("--static-membership") { Description = "Static membership to sweep: on (each member a group.instance.id of its own, kept when it restarts), off (default)." };
     public static readonly Option<string?> Partitions = new("--partitions") { Description = "Partitions per topic to sweep (default 1)." };
     public static readonly Option<string[]> Network = new("--network") { Description = "Shape the links to and between the embedded nodes through a proxy in front of each, which the nodes advertise: comma-joined rtt=5ms (half each way), jitter=0.2ms, rate=1gbit, client-rtt= and broker-rtt= (client links and inter-broker links apart). Several specs sweep like the client knobs: separate them with ';' (rtt=1ms;rtt=5ms) or repeat the option. The link's real round trip is measured before the first run of each and recorded beside the asked one. Without it, clients reach the nodes directly on loopback. Embedded broker or cluster only. See docs/network.md." };
     public static readonly Option<string?> FetchMinBytes = new("--fetch-min-bytes") { Description = "Consumer fetch.min.bytes values to sweep." };
@@ -70,7 +73,7 @@ internal static class PlanOptions
     public static readonly Option<bool> UsePrefetch = new("--use-prefetch") { Description = "Consumers that can prefetch on a thread of their own (java, java-batched, java-records) do so; the result records it." };
     public static readonly Option<string?> StallTimeout = new("--stall-timeout") { Description = "Any wait that sees no progress for this long - no acknowledgement, no record, no answer from the broker - fails its run and says what stalled (default 30s); after a failed run, a --bootstrap cluster that does not answer for this long stops the plan." };
 
-    public static readonly Option<string[]> Fault = new("--fault") { Description = "A fault fired in every measured run at a rate, from the start of its measured part (repeatable): kill:leader@10s, restart:leader@10s+5s, pause:leader@10s+5s (SIGSTOP, SIGCONT 5 s later), stop:leader@10s (graceful), move-leader@10s, exec@10s:COMMAND (your own, e.g. on a cluster you run; +30s after the time sets its time limit, default 60s); through the shaping proxies, the node's process left running: partition:leader@10s+20s (its links held open and silent; -from-clients after the node for its clients' links only), isolate:leader@10s+20s (links reset), slow:leader@10s+20s:rtt=200ms; node:N or controller in place of leader. The cluster is healed and checked before the next run. See docs/failover.md." };
+    public static readonly Option<string[]> Fault = new("--fault") { Description = "A fault fired in every measured run at a rate, from the start of its measured part (repeatable): kill:leader@10s, restart:leader@10s+5s, pause:leader@10s+5s (SIGSTOP, SIGCONT 5 s later), stop:leader@10s (graceful), move-leader@10s, exec@10s:COMMAND (your own, e.g. on a cluster you run; +30s after the time sets its time limit, default 60s); through the shaping proxies, the node's process left running: partition:leader@10s+20s (its links held open and silent; -from-clients after the node for its clients' links only), isolate:leader@10s+20s (links reset), slow:leader@10s+20s:rtt=200ms; node:N or controller in place of leader. The cluster is healed and checked before the next run. See docs/failover.md. Membership events of the consumer group, in a roundtrip: join:consumer@10s, leave:consumer@10s, crash:consumer@10s (stops without leaving), restart:consumer@10s+2s, roll:consumers@10s (every member restarted in turn); see docs/rebalances.md." };
     public static readonly Option<string?> RecoverySlo = new("--slo") { Description = "With --fault: a latency goal on response time (e.g. p99<20ms; p50, p99, p99.9 or max) - each fault's result says when every interval met it again." };
 
     /// <summary>The fault options of <c>run</c>, after the replication.</summary>
@@ -86,7 +89,7 @@ internal static class PlanOptions
     public static Option[] Replication => [ReplicationFactor, MinInSyncReplicas];
 
     /// <summary>The sweeps and topics, after the replication.</summary>
-    public static Option[] Sweeps => [Acks, LingerMs, BatchSize, MaxInFlight, Compression, SendBuffer, ReceiveBuffer, FetchMinBytes, Idempotence, Keys, KeySize, Headers, Transactions, AbortRatio, Backlog, Group, Partitions, Network, Overrides, TopicPrefix, KeepTopics, Payload, UsePrefetch, NoBreakdown];
+    public static Option[] Sweeps => [Acks, LingerMs, BatchSize, MaxInFlight, Compression, SendBuffer, ReceiveBuffer, FetchMinBytes, Idempotence, Keys, KeySize, Headers, Transactions, AbortRatio, Backlog, Group, GroupProtocol, Assignor, StaticMembership, Partitions, Network, Overrides, TopicPrefix, KeepTopics, Payload, UsePrefetch, NoBreakdown];
 
     private static IEnumerable<Option> All(bool findRate) => [.. findRate ? FindRateHead : RunHead, .. Replication, .. findRate ? [] : Faults, .. Sweeps, StallTimeout];
 
@@ -125,6 +128,8 @@ internal static class PlanOptions
         if (!findRate && parse.GetValue(Backlog) is not null && IsDefault(parse, Scenarios)) scenarios = "roundtrip";
         // A group is the consumers': consume and roundtrip by default (roundtrip alone at a rate).
         else if (!findRate && parse.GetValue(Group) is not null && IsDefault(parse, Scenarios)) scenarios = rate ? "roundtrip" : "consume,roundtrip";
+        // A membership event acts on consumers reading while records flow: roundtrip alone by default.
+        else if (!findRate && (parse.GetValue(Fault) ?? []).Any(GroupEventSpec.IsGroupEventText) && IsDefault(parse, Scenarios)) scenarios = "roundtrip";
         var sizes = findRate ? parse.GetValue(SearchSizes)! : parse.GetValue(Sizes)!;
         int repeat = findRate ? parse.GetValue(SearchRepeat) : parse.GetValue(Repeat);
         long[] messages = findRate ? [] : [.. NumberList(parse.GetValue(Messages)!, "message count").Select(s => ParseNumber<long>(s, "message count"))];
@@ -152,7 +157,7 @@ internal static class PlanOptions
         if (parse.GetValue(SendBuffer) is { } send) builder.SendBufferBytes(Numbers(send, "send buffer"));
         if (parse.GetValue(ReceiveBuffer) is { } receive) builder.ReceiveBufferBytes(Numbers(receive, "receive buffer"));
         if (parse.GetValue(FetchMinBytes) is { } fetch) builder.FetchMinBytes(Numbers(fetch, "fetch.min.bytes"));
-        if (parse.GetValue(Idempotence) is { } idempotence) builder.Idempotence([.. List(idempotence).Select(ParseOnOff)]);
+        if (parse.GetValue(Idempotence) is { } idempotence) builder.Idempotence([.. List(idempotence).Select(v => ParseOnOff(v, "--idempotence"))]);
         if (parse.GetValue(Keys) is { } keys) builder.Keys([.. List(keys).Select(k => Parsed(() => KeySpec.Parse(k)))]);
         if (parse.GetValue(KeySize) is { } keySize) builder.KeySizeBytes(Numbers(keySize, "key size"));
         if (parse.GetValue(Headers) is { } headers) builder.Headers([.. List(headers).Select(h => Parsed(() => HeaderSpec.Parse(h)))]);
@@ -160,6 +165,9 @@ internal static class PlanOptions
         if (parse.GetValue(AbortRatio) is { } abort) builder.AbortRatio([.. List(abort).Select(ParseRatio)]);
         if (parse.GetValue(Backlog) is { } backlog) builder.Backlog([.. List(backlog).Select(b => Parsed(() => ByteSize.Parse(b)))]);
         if (parse.GetValue(Group) is { } group) builder.Group([.. List(group).Select(g => Parsed(() => ConsumerGroupKinds.Parse(g)))]);
+        if (parse.GetValue(GroupProtocol) is { } protocol) builder.GroupProtocol([.. List(protocol).Select(p => Parsed(() => GroupSettingsText.ParseProtocol(p)))]);
+        if (parse.GetValue(Assignor) is { } assignor) builder.Assignor([.. List(assignor).Select(a => Parsed(() => GroupSettingsText.ParseAssignor(a)))]);
+        if (parse.GetValue(StaticMembership) is { } staticMembers) builder.StaticMembership([.. List(staticMembers).Select(v => ParseOnOff(v, "--static-membership"))]);
         if (parse.GetValue(Partitions) is { } partitions) builder.Partitions(Numbers(partitions, "partitions"));
         if (parse.GetValue(Network) is { Length: > 0 } networks)
             builder.Network([.. networks.SelectMany(n => Parsed(() => NetworkSpec.ParseList(n))).Distinct()]);
@@ -214,11 +222,11 @@ internal static class PlanOptions
         double.TryParse(value, NumberStyles.AllowDecimalPoint | NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out var ratio) ? ratio
             : throw new PlanValidationException($"The abort ratio '{value}' is not a number: give the share of transactions to abort, e.g. --abort-ratio 0.1.");
 
-    private static bool ParseOnOff(string value) => value.ToLowerInvariant() switch
+    private static bool ParseOnOff(string value, string option) => value.ToLowerInvariant() switch
     {
         "on" or "true" => true,
         "off" or "false" => false,
-        _ => throw new PlanValidationException($"Unknown idempotence '{value}': use on, off or both (--idempotence on,off)."),
+        _ => throw new PlanValidationException($"Unknown {option} value '{value}': use on, off or both ({option} on,off)."),
     };
 
     private static T Parsed<T>(Func<T> parse)

@@ -31,4 +31,11 @@ public enum ClientCapabilities
     /// A share consumer is told of no assignment: it calls <see cref="IRecordSink.OnAssigned"/> just before its first
     /// records. Without it, a plan with share groups is refused for this client.</summary>
     ShareGroups = 16,
+
+    /// <summary>The consumer honours the group settings (<see cref="ClientSettings.GroupProtocol"/>,
+    /// <see cref="ClientSettings.Assignor"/>, <see cref="ConsumerSpec.InstanceId"/>), reports its rebalances
+    /// (<see cref="IRecordSink.OnPartitionsAssigned"/>, <see cref="IRecordSink.OnPartitionsRevoked"/>) and implements
+    /// <see cref="IGroupMember"/>, so membership events can leave and crash it. Without it, a plan with group settings or
+    /// membership events is refused for this client. Added in contract 2.1.</summary>
+    GroupMembership = 32,
 }

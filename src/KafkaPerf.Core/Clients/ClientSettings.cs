@@ -76,6 +76,19 @@ public sealed record ClientSettings
     /// (KIP-932) needs a client with <see cref="ClientCapabilities.ShareGroups"/>.</summary>
     public ConsumerGroupKind? Group { get; init; }
 
+    /// <summary>The rebalance protocol of a classic-kind group (<c>--group-protocol</c>); each client's default (classic)
+    /// when unset.</summary>
+    public GroupProtocol? GroupProtocol { get; init; }
+
+    /// <summary>A classic group's assignor (<c>--assignor</c>); each client's default when unset (librdkafka
+    /// <c>range,roundrobin</c>, the Java client <c>range</c> then <c>cooperative-sticky</c>). Never set beside the consumer
+    /// protocol, which assigns on the broker.</summary>
+    public GroupAssignor? Assignor { get; init; }
+
+    /// <summary>Static membership (<c>--static-membership on</c>): each member has a <c>group.instance.id</c> of its own,
+    /// kept across its restarts; dynamic members when unset.</summary>
+    public bool? StaticMembership { get; init; }
+
     /// <summary>How the links to and between the embedded nodes are shaped (<c>--network</c>; a property of the run, swept
     /// like the client knobs, which no client sees); direct loopback when unset.</summary>
     [System.Text.Json.Serialization.JsonConverter(typeof(NetworkSpecJson))]
@@ -136,6 +149,9 @@ public sealed record ClientSettings
         if (Producers is { } producers) yield return new("producers", Invariant(producers));
         if (Consumers is { } consumers) yield return new("consumers", Invariant(consumers));
         if (Group is { } group) yield return new("group", group.ToText());
+        if (GroupProtocol is { } protocol) yield return new("group.protocol", protocol.ToText());
+        if (Assignor is { } assignor) yield return new("assignor", assignor.ToText());
+        if (StaticMembership is { } staticMembers) yield return new("static", staticMembers ? "on" : "off");
         if (Network is { } network) yield return new("network", network.ToString());
     }
 

@@ -14,6 +14,10 @@ public sealed record ConsumerSpec(string Topic, string GroupId, ClientSettings S
     /// <summary>The longest any one wait of the consumer may last (leaving the group on dispose); the plan's stall timeout.</summary>
     public TimeSpan StallTimeout { get; init; } = TimeSpan.FromSeconds(30);
 
+    /// <summary>The member's <c>group.instance.id</c> under static membership (<see cref="ClientSettings.StaticMembership"/>),
+    /// the same when it restarts; <see langword="null"/> for a dynamic member. Added in contract 2.1.</summary>
+    public string? InstanceId { get; init; }
+
     /// <summary>Whether the consumer collects its own statistics for the breakdown (<see cref="IClientBreakdown"/>), read
     /// once per interval; a client may have to turn them on (librdkafka's <c>statistics.interval.ms</c>).</summary>
     public bool Statistics { get; init; }

@@ -264,7 +264,7 @@ public sealed record FaultSpec(FaultKind Kind, FaultTarget Target, int? Node, Ti
         return TimeSpan.FromSeconds(amount * scale);
     }
 
-    private static string FormatTime(TimeSpan time) =>
+    internal static string FormatTime(TimeSpan time) =>
         time.TotalMilliseconds % 1000 == 0 ? string.Create(CultureInfo.InvariantCulture, $"{time.TotalSeconds:0}s")
         : string.Create(CultureInfo.InvariantCulture, $"{time.TotalMilliseconds:0.###}ms");
 }

@@ -25,6 +25,25 @@ public interface IRecordSink
     {
     }
 
+    /// <summary>A rebalance gave this member partitions: all it now owns under an eager assignor, the ones added under an
+    /// incremental one (cooperative-sticky, the consumer protocol); possibly none. A consumer that reports its group's
+    /// rebalances (<see cref="ClientCapabilities.GroupMembership"/>) calls it from its rebalance callback, on its poll
+    /// thread, as well as <see cref="OnAssigned"/>.</summary>
+    /// <param name="partitions">The partitions of the run's topic.</param>
+    /// <remarks>Added in contract 2.1; the default ignores it.</remarks>
+    void OnPartitionsAssigned(IReadOnlyList<int> partitions)
+    {
+    }
+
+    /// <summary>A rebalance took partitions from this member: revoked (it could commit before letting go) or lost (taken
+    /// without its knowing, as after its session expired: it could not).</summary>
+    /// <param name="partitions">The partitions of the run's topic.</param>
+    /// <param name="lost">Whether they were lost rather than revoked.</param>
+    /// <remarks>Added in contract 2.1; the default ignores it.</remarks>
+    void OnPartitionsRevoked(IReadOnlyList<int> partitions, bool lost)
+    {
+    }
+
     /// <summary>The consumer hit an error it cannot recover from by itself.</summary>
     /// <param name="reason">The client's error text.</param>
     void OnError(string reason);

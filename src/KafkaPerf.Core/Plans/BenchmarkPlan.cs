@@ -148,6 +148,10 @@ public sealed record BenchmarkPlan
     /// <summary>Faults fired in every measured run, as <c>--fault</c> spells them (<see cref="Clients.FaultSpec"/>).</summary>
     public IReadOnlyList<string> Faults { get; init; } = [];
 
+    /// <summary>Membership events of the run's consumer group fired in every measured run (<c>--fault join:consumer@10s</c>
+    /// and the like, <see cref="Clients.GroupEventSpec"/>); kept apart from <see cref="Faults"/>, which act on nodes.</summary>
+    public IReadOnlyList<string> GroupEvents { get; init; } = [];
+
     /// <summary>The latency goal that recovery from a fault is measured against (<c>run --slo</c>), e.g. <c>p99&lt;20ms</c>.</summary>
     public string? RecoveryGoal { get; init; }
 

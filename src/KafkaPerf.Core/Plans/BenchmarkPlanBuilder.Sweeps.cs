@@ -49,6 +49,7 @@ public sealed partial class BenchmarkPlanBuilder
         variants = Sweep(variants, _producers, (s, v) => s with { Producers = v });
         variants = Sweep(variants, _consumers, (s, v) => s with { Consumers = v });
         variants = SweepWorkload(variants);
+        variants = SweepGroup(variants);
         return [.. Sweep(variants, _network, (s, v) => s with { Network = v })];
     }
 

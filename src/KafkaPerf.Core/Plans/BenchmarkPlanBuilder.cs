@@ -87,6 +87,7 @@ public sealed partial class BenchmarkPlanBuilder
         _compression = settings.Compression is { } c ? [c] : [];
         _partitions = settings.Partitions is { } p ? [p] : [];
         CopyWorkload(settings);
+        CopyGroup(settings);
         return this;
     }
 
@@ -262,19 +263,6 @@ public sealed partial class BenchmarkPlanBuilder
     /// <returns>This builder.</returns>
     public BenchmarkPlanBuilder StallTimeout(TimeSpan timeout) { _options = _options with { StallTimeout = timeout }; return this; }
 
-    /// <summary>Faults fired in every measured run at a rate (<see cref="FaultSpec"/>), and the latency goal that
-    /// recovery from them is measured against.</summary>
-    /// <param name="faults">As <c>--fault</c> spells them, e.g. <c>kill:leader@10s</c>.</param>
-    /// <param name="recoveryGoal">E.g. <c>p99&lt;20ms</c>; <see langword="null"/> for none.</param>
-    /// <returns>This builder.</returns>
-    public BenchmarkPlanBuilder Faults(IEnumerable<string> faults, string? recoveryGoal = null)
-    {
-        ArgumentNullException.ThrowIfNull(faults);
-        var parsed = faults.Select(f => FaultSpec.TryCanonical(f)).ToList();
-        _options = _options with { Faults = parsed, RecoveryGoal = string.IsNullOrWhiteSpace(recoveryGoal) ? null : recoveryGoal.Trim() };
-        return this;
-    }
-
     /// <summary>Tolerance band of the on-par verdict.</summary>
     /// <param name="tolerance">A fraction in [0, 1): 0.05 is ±5 %.</param>
     /// <returns>This builder.</returns>
@@ -335,10 +323,15 @@ public sealed partial class BenchmarkPlanBuilder
         CheckRange(_producers, "producers", errors);
         CheckRange(_consumers, "consumers", errors);
         ValidateWorkload(errors);
+        ValidateGroupSettings(message => errors.Add(new ValidationError(ValidationSeverity.Error, message)));
         ValidateLoad(errors);
         // Checked on the plan as it would be built, once everything it is built from is valid.
         if (errors.All(e => e.Severity != ValidationSeverity.Error))
-            foreach (var fault in FaultChecks.PlanErrors(Compose())) Error(fault);
+        {
+            var composed = Compose();
+            foreach (var fault in FaultChecks.PlanErrors(composed)) Error(fault);
+            foreach (var problem in GroupEventChecks.PlanErrors(composed)) Error(problem);
+        }
         if (_options.Payload == PayloadKind.File)
         {
             var file = _options.PayloadFile;

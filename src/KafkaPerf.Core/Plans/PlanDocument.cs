@@ -140,7 +140,7 @@ public static class PlanDocument
             .Tolerance(plan.Tolerance)
             .Breakdown(plan.Breakdown)
             .ClusterWarmup(plan.ClusterWarmup)
-            .Faults(plan.Faults, plan.RecoveryGoal);
+            .Faults([.. plan.Faults, .. plan.GroupEvents], plan.RecoveryGoal);
         // Only an interval that was set: the builder refuses one for a plan of bursts, which keeps the default.
         if (plan.Interval != KafkaPerf.Scenarios.RateLoad.DefaultInterval) builder.Interval(plan.Interval);
         if (plan.Payload == PayloadKind.File) builder.PayloadFile(plan.PayloadFile ?? string.Empty);
@@ -168,6 +168,8 @@ public static class PlanDocument
             .Headers([.. variants.Select(v => v.Headers).OfType<HeaderSpec>().Distinct()])
             .Transactions([.. Values(variants, v => v.TransactionRecords)]).AbortRatio([.. Values(variants, v => v.AbortRatio)])
             .Backlog([.. Values(variants, v => v.BacklogBytes)]).Group([.. Values(variants, v => v.Group)])
+            .GroupProtocol([.. Values(variants, v => v.GroupProtocol)]).Assignor([.. Values(variants, v => v.Assignor)])
+            .StaticMembership([.. Values(variants, v => v.StaticMembership)])
             .Network([.. variants.Select(v => v.Network).OfType<NetworkSpec>().Distinct()]);
         foreach (var (client, settings) in plan.ClientOverrides)
             foreach (var (key, value) in settings)

@@ -63,6 +63,10 @@ internal sealed class PlanChecks
             else if (!factory.Capabilities.HasFlag(ClientCapabilities.ShareGroups) && plan.SettingsVariants.Any(v => v.Group.IsShare()))
                 errors.Add(new ValidationError(ValidationSeverity.Error,
                     $"'{name}' has no share-group consumer (--group share): leave it out of this plan, or run it with --group classic."));
+            else if (!factory.Capabilities.HasFlag(ClientCapabilities.GroupMembership)
+                     && (plan.GroupEvents.Count > 0 || plan.SettingsVariants.Any(v => v.GroupProtocol is not null || v.Assignor is not null || v.StaticMembership is not null)))
+                errors.Add(new ValidationError(ValidationSeverity.Error,
+                    $"'{name}' cannot take group settings or membership events (--group-protocol, --assignor, --static-membership, --fault join:consumer@…): leave it out of this plan."));
             else if (factory.RequiresBroker && !_cluster.HasBroker)
                 errors.Add(new ValidationError(ValidationSeverity.Error, $"Client '{name}' needs a Kafka broker: give one with --bootstrap host:port."));
         }
@@ -87,8 +91,8 @@ internal sealed class PlanChecks
         ArgumentNullException.ThrowIfNull(plan);
         if (!plan.Clients.Any(c => _registry.TryGet(c, out var factory) && factory.RequiresBroker))
             yield return "--workers and --processes meet on the Kafka cluster: a plan whose clients need no broker (memory) runs in this process; leave them out.";
-        if (plan.Faults.Count > 0)
-            yield return "--fault runs with the clients of this process only: workers (--processes, --workers) do not take faults yet; leave them out.";
+        if (plan.Faults.Count > 0 || plan.GroupEvents.Count > 0)
+            yield return "--fault runs with the clients of this process only: workers (--processes, --workers) do not take faults or membership events yet; leave them out.";
         if (plan.SettingsVariants.Any(v => v.TransactionRecords is not null || v.BacklogBytes is not null || v.Group.IsShare()))
             yield return "Workers (--processes, --workers) do not run transactions, a backlog or share groups yet: run --transactions, --backlog and --group share in one process.";
         // The plan reaches the workers as a document, and a document never carries a secret.

@@ -50,8 +50,14 @@ internal static class RecordIdInValue
         public void Dispose() => inner.Dispose();
     }
 
-    private sealed class IdReadingConsumer(IBenchConsumer inner) : IBenchConsumer
+    private sealed class IdReadingConsumer(IBenchConsumer inner) : IBenchConsumer, IGroupMember
     {
+        public void Leave() => Member.Leave();
+
+        public void Crash() => Member.Crash();
+
+        private IGroupMember Member => inner as IGroupMember ?? throw new NotSupportedException("The client's consumer cannot leave or crash on purpose.");
+
         public IReadOnlyDictionary<string, string> EffectiveConfig => inner.EffectiveConfig;
 
         public bool PrefetchEnabled => inner.PrefetchEnabled;
@@ -70,6 +76,10 @@ internal static class RecordIdInValue
         public void OnRecord(long key, ReadOnlySpan<byte> value) => inner.OnRecord(RecordKeys.IdOf(value), value);
 
         public void OnRecordPosition(int partition, long offset) => inner.OnRecordPosition(partition, offset);
+
+        public void OnPartitionsAssigned(IReadOnlyList<int> partitions) => inner.OnPartitionsAssigned(partitions);
+
+        public void OnPartitionsRevoked(IReadOnlyList<int> partitions, bool lost) => inner.OnPartitionsRevoked(partitions, lost);
 
         public void OnError(string reason) => inner.OnError(reason);
     }

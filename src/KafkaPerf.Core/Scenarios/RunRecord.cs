@@ -84,9 +84,14 @@ public sealed record RunRecord
     /// <summary>Whether prefetching was on for the consumer.</summary>
     public bool PrefetchEnabled { get; init; }
 
-    /// <summary>Whether the run succeeded: no error, every record read accounted for, nothing lost, no duplicate, nothing
-    /// unexpected.</summary>
-    public bool Succeeded => Error is null && Lost == 0 && NotVerifiedReason is null && Duplicates == 0 && Unexpected == 0 && PayloadMismatches == 0;
+    /// <summary>Whether the run succeeded: no error, every record read accounted for, nothing lost, no duplicate (but those
+    /// a membership event redelivered: the at-least-once cost it measures), nothing unexpected.</summary>
+    public bool Succeeded => Error is null && Lost == 0 && NotVerifiedReason is null && Duplicates <= Redelivered && Unexpected == 0 && PayloadMismatches == 0;
+
+    /// <summary>Records read again after a membership event (<see cref="Rebalances"/>): redelivered from the last committed
+    /// offset, as the group promises, and no fault of the client's.</summary>
+    [JsonIgnore]
+    public long Redelivered => Rebalances?.Sum(r => r.Redelivered) ?? 0;
 
     /// <summary>Whether the run's read accounted for every acknowledged record (seen or proven lost), or read nothing.</summary>
     [JsonIgnore]
@@ -171,6 +176,10 @@ public sealed record RunRecord
     /// <summary>The run's faults (<c>--fault</c>) and how its client recovered from each; <see langword="null"/> without.</summary>
     public IReadOnlyList<FaultRecord>? Faults { get; init; }
 
+    /// <summary>The run's membership events (<c>--fault join:consumer@10s</c> and the like) and how its group went through
+    /// each; <see langword="null"/> without.</summary>
+    public IReadOnlyList<RebalanceRecord>? Rebalances { get; init; }
+
     /// <summary>The run's transactions (<c>--transactions</c>): committed, aborted, and each one's latency; none without.</summary>
     public TransactionRecord? Transactions { get; init; }
 
@@ -227,7 +236,7 @@ public sealed record RunRecord
 
     /// <summary>What a verification that failed found.</summary>
     [JsonIgnore]
-    public string VerificationError => NotVerifiedReason is { } reason && Lost == 0 && Duplicates == 0 && Unexpected == 0 && PayloadMismatches == 0
+    public string VerificationError => NotVerifiedReason is { } reason && Lost == 0 && Duplicates <= Redelivered && Unexpected == 0 && PayloadMismatches == 0
         ? $"not verified: {reason}"
         : string.Create(CultureInfo.InvariantCulture,
             $"verification failed: {Lost} lost, {Duplicates} duplicated, {Unexpected} unexpected, {PayloadMismatches} payload mismatches{(NotVerifiedReason is { } r ? $"; not verified: {r}" : string.Empty)}");

@@ -67,6 +67,15 @@ public sealed record ScenarioContext
     /// <summary>What a run with faults records (load runs at a rate); <see langword="null"/> without faults.</summary>
     public FaultWatch? Faults { get; init; }
 
+    /// <summary>Membership events fired in this run (<see cref="GroupEventSpec"/>), in their order; none when empty.</summary>
+    public IReadOnlyList<GroupEventSpec> GroupEvents { get; init; } = [];
+
+    /// <summary>A member's <c>group.instance.id</c> under static membership, kept when it restarts; <see langword="null"/>
+    /// for dynamic members.</summary>
+    /// <param name="member">The member's number, from 1.</param>
+    /// <returns>The id.</returns>
+    public string? InstanceIdOf(int member) => Settings.StaticMembership == true ? $"{GroupId}-member-{member}" : null;
+
     /// <summary>The consumer group of this run.</summary>
     public string GroupId => Topic + "__group";
 
@@ -116,9 +125,10 @@ public sealed record ScenarioContext
     /// <returns>A consumer that the caller disposes.</returns>
     /// <param name="breakdown">Receives the client's consumer when it can say where its time went (<see cref="IClientBreakdown"/>);
     /// the consumer then collects its statistics. None: it collects none.</param>
-    public IBenchConsumer CreateConsumer(CancellationToken cancellation, Action<IClientBreakdown>? breakdown = null)
+    /// <param name="instanceId">The member's <c>group.instance.id</c> (<see cref="InstanceIdOf"/>); none for a dynamic member.</param>
+    public IBenchConsumer CreateConsumer(CancellationToken cancellation, Action<IClientBreakdown>? breakdown = null, string? instanceId = null)
     {
-        var raw = Client.CreateConsumer(ConsumerSpec(cancellation) with { Statistics = breakdown is not null });
+        var raw = Client.CreateConsumer(ConsumerSpec(cancellation) with { Statistics = breakdown is not null, InstanceId = instanceId });
         if (raw is IClientBreakdown source) breakdown?.Invoke(source);
         return RecordIdInValue.Wrap(raw, Settings);
     }

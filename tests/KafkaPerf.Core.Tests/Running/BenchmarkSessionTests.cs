@@ -16,7 +16,7 @@ public class BenchmarkSessionTests
     public static TheoryData<string, string> WorkerRefusals => new()
     {
         { "memory", "--workers and --processes meet on the Kafka cluster" },
-        { "fault", "workers (--processes, --workers) do not take faults yet" },
+        { "fault", "workers (--processes, --workers) do not take faults or membership events yet" },
         { "transactions", "Workers (--processes, --workers) do not run transactions, a backlog or share groups yet" },
         { "backlog", "Workers (--processes, --workers) do not run transactions, a backlog or share groups yet" },
         { "share", "Workers (--processes, --workers) do not run transactions, a backlog or share groups yet" },

@@ -189,6 +189,30 @@ internal sealed class CellTimeline
                 said.Add(at);
             }
         }
+        foreach (var e in row.Runs.SelectMany(r => (r.Rebalances ?? []).Select(e => (Run: r, Event: e))).GroupBy(x => x.Event.Event))
+        {
+            string name = e.Key.Split('@')[0];
+            var fired = e.Where(x => x.Event.FiredAtSeconds is not null).ToList();
+            if (fired.Count == 0)
+            {
+                said.Add($"{name} did not fire");
+                continue;
+            }
+            double from = Statistics.Summary.Of(fired.Select(x => x.Event.FiredAtSeconds!.Value)).Median;
+            string at = $"{name} at {Seconds(from)}" + (WarmupEnd is { } warm ? $" ({Seconds(from - warm)} into the measured part)" : string.Empty);
+            var stable = fired.Where(x => x.Event.StableAfterSeconds is not null).Select(x => x.Event.StableAfterSeconds!.Value).ToList();
+            if (stable.Count * 2 > fired.Count)
+            {
+                double to = from + Statistics.Summary.Of(stable).Median;
+                windows.Add(new XYChart.LaneWindow(from, Math.Max(from, to), false, $"{row.Name}, --fault {e.Key}: {at} to the group stable again at {Seconds(to)}"));
+                said.Add($"{at}, group stable at {Seconds(to)}");
+            }
+            else
+            {
+                windows.Add(new XYChart.LaneWindow(from, End, true, $"{row.Name}, --fault {e.Key}: {at}; the group not stable by the run's end"));
+                said.Add($"{at}, group not stable by the run's end");
+            }
+        }
         string? label = said.Count == 0 ? null
             : $"{row.Name}: {string.Join("; ", said)}{(row.Runs.Count > 1 ? $" (medians over {row.Runs.Count} runs)" : string.Empty)}";
         return new XYChart.Lane(row.Name, row.Index, label, windows, outages);

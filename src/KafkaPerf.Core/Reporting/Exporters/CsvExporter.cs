@@ -24,6 +24,7 @@ public sealed class CsvExporter : ResultExporterBase
         if (result.Runs.Any(r => r.Intervals is { Count: > 0 }))
             files.AddRange([new CompanionFile("intervals", "csv", writer => Write(IntervalTables.Rows(result), writer)), new CompanionFile("intervals", "hlog", writer => HistogramLog.Write(result, writer))]);
         if (result.Runs.Any(r => r.Faults is { Count: > 0 })) files.Add(new CompanionFile("faults", "csv", writer => Write(FaultTables.Rows(result), writer)));
+        if (result.Runs.Any(r => r.Rebalances is { Count: > 0 })) files.Add(new CompanionFile("rebalances", "csv", writer => Write(RebalanceTables.Rows(result), writer)));
         return files;
     }
 

@@ -35,7 +35,7 @@ public static class ResultTables
 
     private static ReportDocument Build(BenchmarkResult result) =>
         new ReportDocument("KafkaPerf results", Preamble(result),
-            [.. RateSearches(result), .. Ratios(result), .. Load(result), .. FaultTables.Section(result), .. TransactionTables.Section(result), .. BacklogTables.Section(result), .. BreakdownTables.Section(result), PerClientStatistics(result), .. Resources(result), .. CpuTables.Sections(result), .. Workers(result),
+            [.. RateSearches(result), .. Ratios(result), .. Load(result), .. FaultTables.Section(result), .. RebalanceTables.Section(result), .. TransactionTables.Section(result), .. BacklogTables.Section(result), .. BreakdownTables.Section(result), PerClientStatistics(result), .. Resources(result), .. CpuTables.Sections(result), .. Workers(result),
              .. Warnings(result), .. FailedRuns(result)]);
 
     /// <summary>The columns of <see cref="Runs"/>: a run's identity, its figures and resources, its load figures, its error.</summary>

@@ -83,7 +83,9 @@ public sealed partial class LoadScenario : IScenario
         private readonly ManualResetEventSlim _release = new();
         private readonly ManualResetEventSlim _complete = new();
         private readonly List<ProducerWorker> _producers = [];
-        private readonly List<(IBenchConsumer Consumer, LoadRecordSink Sink)> _consumers = [];
+        // Copied on write: membership events add members while the run's waits read them.
+        private (IBenchConsumer Consumer, LoadRecordSink Sink)[] _consumers = [];
+        private readonly Lock _consumersLock = new();
         private readonly IntervalSampler _sampler;
         private ConcurrentKeyVerifier? _verifier;
         private ReadPositions? _positions;
@@ -102,6 +104,7 @@ public sealed partial class LoadScenario : IScenario
             _state = state;
             _schedule = state.Schedule;
             _stop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+            _group = context.GroupEvents.Count > 0 ? new GroupWatch(context.Clock, context.Partitions, context.GroupEvents.Count) : null;
             _sampler = new IntervalSampler(state, context.Load?.Interval ?? context.Interval, context.Payload.Length, scenario.Kind != ScenarioKind.Produce, scenario.Kind == ScenarioKind.Roundtrip);
         }
 
@@ -141,6 +144,7 @@ public sealed partial class LoadScenario : IScenario
             _sampler.Start(Kind == ScenarioKind.Consume ? now : origin, _state.WarmupEnd,
                 _schedule.IsRate ? () => Volatile.Write(ref measuredCounters, ReadCountersOrNull()) : null);
             _start.Set();
+            StartEvents();
 
             if (backlog is { } records) error = AwaitBacklog(records, origin);
             error ??= Kind switch
@@ -149,6 +153,7 @@ public sealed partial class LoadScenario : IScenario
                 ScenarioKind.Roundtrip => AwaitProducers() ?? AwaitArrivals(),
                 _ => AwaitArrivals(),
             };
+            StopEvents();
             _sampler.Stop();
             var measured = Volatile.Read(ref measuredCounters);
             var (perMessage, resources) = measured is not null
@@ -180,13 +185,9 @@ public sealed partial class LoadScenario : IScenario
         private string? StartConsumers()
         {
             _readFrom = _state.Clock.GetTimestamp();
-            for (int i = 0; i < _context.Consumers; i++)
-            {
-                var sink = new LoadRecordSink(_state, _verifier!, _positions!, recordLatency: Kind == ScenarioKind.Roundtrip, Complete);
-                var consumer = _context.CreateConsumer(Token, _state.Breakdown ? _state.AddBreakdownSource : null);
-                _consumers.Add((consumer, sink));
-                consumer.StartPolling(sink);
-            }
+            for (int i = 0; i < _context.Consumers; i++) StartMember(NewMember(i + 1));
+            // A member that joins at an event is created now, outside the timed section; it subscribes at the event.
+            foreach (var _ in _context.GroupEvents.Where(e => e.Kind == GroupEventKind.Join)) _joiners.Enqueue(NewMember(_context.Consumers + _joiners.Count + 1));
             // A share group's members are told of no assignment (they signal it with their first records), and records
             // sent before they join are theirs all the same (the group reads from the topic's start).
             if (Kind == ScenarioKind.Consume || _context.Settings.Group.IsShare()) return null;
@@ -196,7 +197,7 @@ public sealed partial class LoadScenario : IScenario
                 () => _consumers.Count(c => c.Sink.AssignedAt != 0), _context.StallTimeout, Token);
             return _consumers.Select(c => c.Sink.Error).FirstOrDefault(e => e is not null) is { } consumerError ? $"consumer error before the first send: {consumerError}"
                 : assigned ? null
-                : $"{_consumers.Count(c => c.Sink.AssignedAt != 0)} of {_consumers.Count} consumers had partitions assigned after {_context.StallTimeout.TotalSeconds:0.#} s";
+                : $"{_consumers.Count(c => c.Sink.AssignedAt != 0)} of {_consumers.Length} consumers had partitions assigned after {_context.StallTimeout.TotalSeconds:0.#} s";
         }
 
         private string? StartProducers()
@@ -353,11 +354,12 @@ public sealed partial class LoadScenario : IScenario
                 Producers = _context.Producers,
                 Consumers = _context.Consumers,
                 ServiceTimeMissed = _state.Ring.Missed,
-                PrefetchEnabled = _consumers.Count > 0 && _consumers[0].Consumer.PrefetchEnabled,
+                PrefetchEnabled = _consumers.Length > 0 && _consumers[0].Consumer.PrefetchEnabled,
                 ProducerConfig = _producers.FirstOrDefault()?.Config,
-                ConsumerConfig = _consumers.Count > 0 ? _consumers[0].Consumer.EffectiveConfig : null,
+                ConsumerConfig = _consumers.Length > 0 ? _consumers[0].Consumer.EffectiveConfig : null,
                 CountersPerMessage = perMessage,
                 Resources = resources,
+                Rebalances = RebalanceRecords(),
                 Backlog = _backlogRecords > 0 && _schedule.Load is { } offered
                     ? BacklogRecord.From(_backlogRecords, ticks.ToSeconds(_backlogReachedAt - _backlogOrigin), ticks.ToSeconds(_consumersReadyAt - _backlogOrigin),
                         _sampler.Intervals, offered.RecordsPerSecond)
@@ -380,6 +382,7 @@ public sealed partial class LoadScenario : IScenario
         {
             // Every producer thread ends: not started yet, sending, flushing or waiting to dispose its producer.
             _stop.Cancel();
+            StopEvents();
             _start.Set();
             _release.Set();
             foreach (var worker in _producers)
@@ -387,12 +390,13 @@ public sealed partial class LoadScenario : IScenario
                 if (!worker.Join(ProducerRelease))
                     Trace.TraceWarning($"kafkaperf: producer {worker.Index + 1} did not end within {ProducerRelease.TotalSeconds:0} s.");
             }
-            foreach (var (consumer, _) in _consumers)
+            foreach (var (consumer, _) in _consumers.Concat(_joiners))
             {
                 consumer.StopPolling();
                 consumer.Dispose();
             }
             _sampler.Dispose();
+            _eventsOver.Dispose();
             _stop.Dispose();
             _start.Dispose();
             _release.Dispose();

@@ -84,6 +84,7 @@ internal sealed class LoadRecordSink : IRecordSink
     private readonly bool _recordLatency;
     private readonly LoadCounter _consumed;
     private readonly Action<long> _completed;
+    private readonly GroupWatch? _group;
     private long _assignedAt;
     private string? _error;
 
@@ -92,8 +93,13 @@ internal sealed class LoadRecordSink : IRecordSink
     /// <param name="positions">How far the group read each partition.</param>
     /// <param name="recordLatency">Whether arrivals time records (roundtrip runs).</param>
     /// <param name="completed">Called with the clock once the last expected key arrived.</param>
-    public LoadRecordSink(LoadState state, ConcurrentKeyVerifier verifier, ReadPositions positions, bool recordLatency, Action<long> completed)
+    /// <param name="member">The member's number in the group, from 1.</param>
+    /// <param name="group">What the group lives through, in a run with membership events; none otherwise.</param>
+    public LoadRecordSink(LoadState state, ConcurrentKeyVerifier verifier, ReadPositions positions, bool recordLatency, Action<long> completed,
+        int member = 1, GroupWatch? group = null)
     {
+        Member = member;
+        _group = group;
         _state = state;
         _verifier = verifier;
         _positions = positions;
@@ -101,6 +107,9 @@ internal sealed class LoadRecordSink : IRecordSink
         _completed = completed;
         _consumed = LoadState.Add(state.ConsumedCounters);
     }
+
+    /// <summary>The member's number in the group, from 1.</summary>
+    public int Member { get; }
 
     /// <summary>When partitions were first assigned to this consumer; 0 until then.</summary>
     public long AssignedAt => Volatile.Read(ref _assignedAt);
@@ -115,6 +124,7 @@ internal sealed class LoadRecordSink : IRecordSink
     {
         _consumed.IncrementSingleWriter();
         bool first = _verifier.Observe(key, out long distinct);
+        if (!first) _group?.OnRedelivered();
         if (first && _state.Faults is { } faults) faults.OnArrived(key, _state.Clock.GetTimestamp());
         if (_recordLatency && first && _state.Schedule.IsTimed(key))
         {
@@ -125,7 +135,16 @@ internal sealed class LoadRecordSink : IRecordSink
         if (first && distinct == _verifier.ExpectedCount) _completed(_state.Clock.GetTimestamp());
     }
 
-    public void OnRecordPosition(int partition, long offset) => _positions.Read(partition, offset);
+    public void OnRecordPosition(int partition, long offset)
+    {
+        _positions.Read(partition, offset);
+        _group?.OnArrival(partition, _state.Clock.GetTimestamp());
+    }
+
+    public void OnPartitionsAssigned(IReadOnlyList<int> partitions) => _group?.Log(Member, GroupWatch.EntryKind.Assigned, partitions);
+
+    public void OnPartitionsRevoked(IReadOnlyList<int> partitions, bool lost) =>
+        _group?.Log(Member, lost ? GroupWatch.EntryKind.Lost : GroupWatch.EntryKind.Revoked, partitions);
 
     public void OnError(string reason) => Interlocked.CompareExchange(ref _error, reason, null);
 }

@@ -1,5 +1,6 @@
 package kafkaperf.client;
 
+import java.lang.reflect.Field;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.time.Duration;
@@ -8,6 +9,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -15,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
@@ -22,6 +25,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.KafkaShareConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.WakeupException;
@@ -131,11 +135,19 @@ public final class BenchConsumer implements AutoCloseable {
         else consumer.subscribe(List.of(topic), new ConsumerRebalanceListener() {
             @Override
             public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+                if (!closed) Native.rebalanced(sink, 1, numbers(partitions));
+            }
+
+            @Override
+            public void onPartitionsLost(Collection<TopicPartition> partitions) {
+                if (!closed) Native.rebalanced(sink, 2, numbers(partitions));
             }
 
             @Override
             public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-                if (!partitions.isEmpty() && !closed) Native.assigned(sink);
+                if (closed) return;
+                Native.rebalanced(sink, 0, numbers(partitions));
+                if (!partitions.isEmpty()) Native.assigned(sink);
             }
         });
         if (prefetch) {
@@ -143,6 +155,15 @@ public final class BenchConsumer implements AutoCloseable {
             prefetcher.setDaemon(true);
             prefetcher.start();
         }
+    }
+
+    private static String numbers(Collection<TopicPartition> partitions) {
+        StringBuilder text = new StringBuilder();
+        for (TopicPartition partition : partitions) {
+            if (text.length() > 0) text.append(',');
+            text.append(partition.partition());
+        }
+        return text.toString();
     }
 
     private void prefetchLoop() {
@@ -256,6 +277,81 @@ public final class BenchConsumer implements AutoCloseable {
         if (share != null) share.close(Duration.ofMillis(timeoutMs));
         else consumer.close(Duration.ofMillis(timeoutMs));
         closed = true;
+    }
+
+    /**
+     * Lets go of the consumer as a process that died would: the prefetch thread stopped, then closed without leaving the
+     * group or committing (KIP-1092's REMAIN_IN_GROUP) and without waiting for anything; the group notices only when the
+     * member's session times out.
+     */
+    public void abandon() throws InterruptedException {
+        stopping = true;
+        Thread.interrupted();
+        if (prefetcher != null) {
+            consumer.wakeup();
+            prefetcher.join(1_000);
+        }
+        // No callback reaches .NET from here on: the member is gone as far as the run knows.
+        closed = true;
+        // A process that died commits nothing, but close commits the positions when auto-commit is on: they go back to the
+        // group's last commit first (a partition never committed is left without a position), so it commits nothing new.
+        try {
+            Set<TopicPartition> assigned = consumer.assignment();
+            Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(assigned, Duration.ofSeconds(5));
+            for (TopicPartition partition : assigned) {
+                OffsetAndMetadata offset = committed.get(partition);
+                if (offset != null) consumer.seek(partition, offset);
+                else consumer.seekToBeginning(List.of(partition));
+            }
+        } catch (RuntimeException e) {
+            // The broker did not answer: the close may then commit, and the redelivered records are fewer than a crash's.
+        }
+        // A consumer-protocol member (KIP-848) heartbeats from a network thread of its own, and its close gives its
+        // partitions back even when told to remain in the group: that thread is stopped first, as a process that died
+        // stops it, so that nothing more reaches the broker from this member.
+        boolean consumerProtocol = isConsumerProtocol();
+        String notStopped = consumerProtocol ? stopNetworkThread() : null;
+        CloseOptions remain = CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP).withTimeout(Duration.ZERO);
+        if (consumerProtocol && notStopped == null) {
+            // Without its network thread the close waits for answers that never come: it ends on a thread of its own.
+            Thread closing = new Thread(() -> consumer.close(remain), "kafkaperf-java-abandoned-close");
+            closing.setDaemon(true);
+            closing.start();
+            return;
+        }
+        consumer.close(remain);
+        if (notStopped != null) {
+            throw new IllegalStateException("the consumer-protocol member's network thread could not be stopped (" + notStopped
+                + "), so its close may have given its partitions back as a leave does");
+        }
+    }
+
+    private boolean isConsumerProtocol() {
+        return consumer.groupMetadata() != null && delegateOf(consumer).getClass().getSimpleName().equals("AsyncKafkaConsumer");
+    }
+
+    private static Object delegateOf(KafkaConsumer<?, ?> consumer) {
+        try {
+            Field delegate = KafkaConsumer.class.getDeclaredField("delegate");
+            delegate.setAccessible(true);
+            return delegate.get(consumer);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return consumer;
+        }
+    }
+
+    /** Closes the consumer-protocol consumer's network thread at once; the reason when it could not. */
+    private String stopNetworkThread() {
+        try {
+            Object inner = delegateOf(consumer);
+            Field handler = inner.getClass().getDeclaredField("applicationEventHandler");
+            handler.setAccessible(true);
+            Object events = handler.get(inner);
+            events.getClass().getMethod("close", Duration.class).invoke(events, Duration.ZERO);
+            return null;
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return e.toString();
+        }
     }
 
     @Override

@@ -16,4 +16,10 @@ final class Native {
 
     /** The consumer was assigned partitions: records may follow. */
     static native void assigned(long sink);
+
+    /**
+     * A rebalance callback of the consumer's group: {@code kind} 0 assigned, 1 revoked, 2 lost; {@code partitions} the
+     * partitions' numbers, comma-separated (empty for none).
+     */
+    static native void rebalanced(long sink, int kind, String partitions);
 }

@@ -1,0 +1,119 @@
+using KafkaPerf.Adapters.Broker;
+using KafkaPerf.Adapters.Confluent;
+using KafkaPerf.Adapters.Java;
+using KafkaPerf.Adapters.Tests.Java;
+using KafkaPerf.Clients;
+using KafkaPerf.Clusters;
+using KafkaPerf.Measurement;
+using KafkaPerf.Plans;
+using KafkaPerf.Running;
+using KafkaPerf.Scenarios;
+
+namespace KafkaPerf.Adapters.Tests.Load;
+
+/// <summary>A broker whose consumer-protocol groups time out as fast as the classic ones of these tests: a 6 s session and
+/// 1 s heartbeats (the broker's own settings under KIP-848; the defaults, 45 s and 5 s, would make every crash a minute).</summary>
+public sealed class RebalanceBrokerFixture : IAsyncLifetime
+{
+    private EmbeddedKafkaBroker? _broker;
+
+    public EmbeddedKafkaBroker Broker => _broker ?? throw new InvalidOperationException("The broker has not started.");
+
+    public async ValueTask InitializeAsync() =>
+        _broker = await EmbeddedKafkaBroker.StartAsync(new EmbeddedKafkaBrokerOptions
+        {
+            HeapMegabytes = 384,
+            ExtraConfig = new Dictionary<string, string>
+            {
+                ["group.consumer.session.timeout.ms"] = "6000", ["group.consumer.min.session.timeout.ms"] = "6000",
+                ["group.consumer.heartbeat.interval.ms"] = "1000", ["group.consumer.min.heartbeat.interval.ms"] = "1000",
+            },
+        }, TestContext.Current.CancellationToken);
+
+    public async ValueTask DisposeAsync()
+    {
+        if (_broker is not null) await _broker.DisposeAsync();
+    }
+}
+
+/// <summary>Membership events inside a run at a rate, for each client and each group protocol, on the real embedded broker:
+/// a join, a leave and a crash, one after another in one run, each followed by a stable group, nothing lost.</summary>
+[Collection(OwnClusterJavaCollectionDefinition.Name)]
+public sealed class RebalanceOnBrokerTests(RebalanceBrokerFixture fixture) : IClassFixture<RebalanceBrokerFixture>
+{
+    private static readonly string[] Events = ["join:consumer@1s", "leave:consumer@3s", "crash:consumer@5s"];
+
+    [Theory]
+    [InlineData("confluent")]
+    [InlineData("java")]
+    public async Task RunAsync_JoinLeaveCrashUnderTheClassicProtocol_StableAfterEachTheCrashAfterTheSessionTimeout(string client)
+    {
+        // The classic session and heartbeat are the client's: the same 6 s and 1 s as the broker's for the consumer protocol.
+        var plan = Plan(client).GroupProtocol(GroupProtocol.Classic).Assignor(GroupAssignor.Range, GroupAssignor.CooperativeSticky)
+            .Override(client, "session.timeout.ms", "6000").Override(client, "heartbeat.interval.ms", "1000").Build();
+
+        var result = await Runner().RunAsync(plan, cancellationToken: TestPaths.Timeout());
+
+        var runs = result.Runs.Where(r => !r.IsWarmup).ToList();
+        Assert.Equal(2, runs.Count);
+        foreach (var run in runs) AssertJoinLeaveCrash(run);
+        // An eager assignor revokes every partition at every rebalance and gives a member's back: the join's rebalance
+        // took the kept ones from their readers too; cooperative-sticky revokes only those that move.
+        var eager = runs.Single(r => r.Variant.Contains("assignor=range", StringComparison.Ordinal)).Rebalances![0];
+        var cooperative = runs.Single(r => r.Variant.Contains("assignor=cooperative-sticky", StringComparison.Ordinal)).Rebalances![0];
+        Assert.True(eager.Members.Sum(m => m.KeptRevoked) > 0, Describe(eager));
+        Assert.Equal(0, cooperative.Members.Sum(m => m.KeptRevoked));
+        Assert.True(cooperative.Members.Sum(m => m.Kept) > 0, Describe(cooperative));
+    }
+
+    [Theory]
+    [InlineData("confluent")]
+    [InlineData("java")]
+    public async Task RunAsync_JoinLeaveCrashUnderTheConsumerProtocol_StableAfterEachKeptPartitionsNeverRevoked(string client)
+    {
+        var plan = Plan(client).GroupProtocol(GroupProtocol.Consumer).Build();
+
+        var result = await Runner().RunAsync(plan, cancellationToken: TestPaths.Timeout());
+
+        var run = Assert.Single(result.Runs, r => !r.IsWarmup);
+        AssertJoinLeaveCrash(run);
+        // KIP-848 moves partitions one member at a time: no member lost a partition it kept, at any of the events.
+        Assert.All(run.Rebalances!, e => Assert.Equal(0, e.Members.Sum(m => m.KeptRevoked)));
+        Assert.True(run.Rebalances![0].Members.Sum(m => m.Kept) > 0, Describe(run.Rebalances[0]));
+    }
+
+    private static void AssertJoinLeaveCrash(RunRecord run)
+    {
+        Assert.True(run.Succeeded, $"{run.Variant}: {run.Error}");
+        Assert.Equal(0, run.Lost);
+        Assert.Equal(run.Sent, run.Received - run.Duplicates);
+        Assert.Equal(Events, run.Rebalances!.Select(e => e.Event));
+        var events = run.Rebalances!;
+        var (join, leave, crash) = (events[0], events[1], events[2]);
+        foreach (var e in events)
+        {
+            Assert.True(e.Error is null && e.FiredAtSeconds is not null, $"{e.Event}: {e.Error}");
+            Assert.True(e.StableAfterSeconds is not null, $"{run.Variant}: {Describe(e)}");
+        }
+        Assert.Contains(join.Members, m => m.Member == 3 && m.Live && m.Gained > 0);
+        Assert.Contains(leave.Members, m => m.Member == 1 && !m.Live && m.Gave > 0);
+        Assert.Contains(crash.Members, m => m.Member == 2 && !m.Live && m.Gave > 0);
+        // A leave is acted on at once; a crash only once the member's 6 s session, renewed every second until the crash,
+        // has run out.
+        Assert.True(leave.StableAfterSeconds < 4, $"{run.Variant}: {Describe(leave)}");
+        Assert.True(crash.StableAfterSeconds >= 4.5, $"{run.Variant}: {Describe(crash)}");
+        Assert.True(crash.StableAfterSeconds > leave.StableAfterSeconds, $"{run.Variant}: {Describe(leave)} / {Describe(crash)}");
+        // Its partitions went unread until then.
+        Assert.True(crash.LongestGainedGapSeconds >= 4.5, $"{run.Variant}: {Describe(crash)}");
+    }
+
+    private static string Describe(RebalanceRecord e) => Reporting.Tables.RebalanceTables.Describe(e);
+
+    private static BenchmarkPlanBuilder Plan(string client) =>
+        new BenchmarkPlanBuilder().Clients(client).Scenarios(ScenarioKind.Roundtrip).PayloadSizes(100).Rates(1_000)
+            .Settings(new ClientSettings { Acks = AcksMode.Leader, LingerMs = 1 })
+            .Duration(TimeSpan.FromSeconds(8)).LoadWarmup(TimeSpan.FromSeconds(1)).Partitions(6).Consumers(2).Faults(Events).Repeat(1).Warmup(false);
+
+    private BenchmarkRunner Runner() => new(new ClientRegistry([new ConfluentClientFactory(), new JavaClientFactory(false, JavaTestJvm.Options)]),
+        new ClusterConnection(fixture.Broker.BootstrapServers, fixture.Broker.KafkaVersion) { BrokerDescription = "embedded" });
+}

@@ -1,0 +1,204 @@
+using KafkaPerf.Clients;
+using KafkaPerf.Core.Tests.Clients;
+using KafkaPerf.Measurement;
+using KafkaPerf.Plans;
+using KafkaPerf.Reporting;
+using KafkaPerf.Reporting.Tables;
+using KafkaPerf.Scenarios;
+using KafkaPerf.Scenarios.Load;
+
+namespace KafkaPerf.Core.Tests.Faults;
+
+/// <summary>Membership events and group settings: their spellings, the plan's sweeps and refusals, and the figures the
+/// group's log gives.</summary>
+public sealed class GroupEventTests
+{
+    [Theory]
+    [InlineData("join:consumer@10s", GroupEventKind.Join, 10.0, null)]
+    [InlineData("leave:consumer@1.5s", GroupEventKind.Leave, 1.5, null)]
+    [InlineData("CRASH:Consumer@500ms", GroupEventKind.Crash, 0.5, null)]
+    [InlineData("restart:consumer@10s+2s", GroupEventKind.Restart, 10.0, 2.0)]
+    [InlineData("roll:consumers@1m", GroupEventKind.Roll, 60.0, null)]
+    public void Parse_EverySpelling_ReadsItAndWritesItBack(string text, GroupEventKind kind, double at, double? away)
+    {
+        var e = GroupEventSpec.Parse(text);
+
+        Assert.Equal(kind, e.Kind);
+        Assert.Equal(TimeSpan.FromSeconds(at), e.At);
+        Assert.Equal(away is { } a ? TimeSpan.FromSeconds(a) : null, e.For);
+        Assert.Equal(e, GroupEventSpec.Parse(e.ToString()));
+        Assert.True(GroupEventSpec.IsGroupEventText(text));
+    }
+
+    [Theory]
+    [InlineData("join:consumer", "has no time")]
+    [InlineData("join:leader@10s", "acts on 'leader'")]
+    [InlineData("roll:consumer@10s", "acts on 'consumer'")]
+    [InlineData("leave:consumer@10s+2s", "only restart and roll take")]
+    [InlineData("crash:consumer@soon", "not a time")]
+    public void Parse_AMisspelling_SaysWhatIsWrongInOneLine(string text, string problem)
+    {
+        var ex = Assert.Throws<FormatException>(() => GroupEventSpec.Parse(text));
+
+        Assert.Contains(problem, ex.Message, StringComparison.Ordinal);
+        Assert.DoesNotContain('\n', ex.Message);
+    }
+
+    [Fact]
+    public void IsGroupEventText_ANodeFault_IsNot()
+    {
+        Assert.False(GroupEventSpec.IsGroupEventText("restart:leader@10s+5s"));
+        Assert.False(GroupEventSpec.IsGroupEventText("kill:node:2@1s"));
+    }
+
+    [Fact]
+    public void Builder_BothProtocolsAndTwoAssignors_ThreeVariantsTheConsumerProtocolWithoutAnAssignor()
+    {
+        var plan = Roundtrip().GroupProtocol(GroupProtocol.Classic, GroupProtocol.Consumer)
+            .Assignor(GroupAssignor.Range, GroupAssignor.CooperativeSticky).Build();
+
+        Assert.Equal(
+            ["partitions=6 consumers=2 group.protocol=classic assignor=range", "partitions=6 consumers=2 group.protocol=classic assignor=cooperative-sticky",
+                "partitions=6 consumers=2 group.protocol=consumer"],
+            plan.SettingsVariants.Select(v => v.Describe()));
+        // A plan document holds what the builder made of it.
+        Assert.Equal(plan.SettingsVariants, PlanDocument.Parse(PlanDocument.ToJson(plan), "test").SettingsVariants);
+    }
+
+    [Fact]
+    public void Builder_MembershipEvents_KeptApartFromNodeFaultsAndCanonical()
+    {
+        var plan = Roundtrip().Faults(["JOIN:consumer@2s", "crash:consumer@4000ms"]).Build();
+
+        Assert.Empty(plan.Faults);
+        Assert.Equal(["join:consumer@2s", "crash:consumer@4s"], plan.GroupEvents);
+        Assert.Equal(plan.GroupEvents, PlanDocument.Parse(PlanDocument.ToJson(plan), "test").GroupEvents);
+    }
+
+    [Theory]
+    [InlineData("assignor-only-consumer", "--assignor is a classic group's: the consumer protocol (KIP-848) assigns partitions on the broker")]
+    [InlineData("session-timeout", "-X java:session.timeout.ms is refused by the consumer group protocol (KIP-848)")]
+    [InlineData("share", "are a consumer group's, not a share group's")]
+    [InlineData("produce", "A membership event needs consumers reading while records flow at a fixed rate")]
+    [InlineData("one-consumer", "A leave or a crash needs another member to take over the partitions: give --consumers 2 or more.")]
+    [InlineData("too-late", "fires 30 s into the measured part, which lasts 8 s")]
+    [InlineData("misspelt", "has an unknown membership event 'jion'")]
+    [InlineData("with-node-fault", "Membership events and node faults in one plan are not built yet")]
+    public void Builder_WhatAProtocolOrAnEventCannotDo_IsRefusedInOneLine(string what, string refusal)
+    {
+        var builder = what switch
+        {
+            "assignor-only-consumer" => Roundtrip().GroupProtocol(GroupProtocol.Consumer).Assignor(GroupAssignor.Range),
+            "session-timeout" => Roundtrip().GroupProtocol(GroupProtocol.Classic, GroupProtocol.Consumer).Override("java", "session.timeout.ms", "6000"),
+            "share" => Roundtrip().Group(ConsumerGroupKind.Share).StaticMembership(true),
+            "produce" => Roundtrip().Scenarios(ScenarioKind.Produce, ScenarioKind.Roundtrip).Faults(["join:consumer@2s"]),
+            "one-consumer" => Roundtrip().Consumers(1).Faults(["leave:consumer@2s"]),
+            "too-late" => Roundtrip().Faults(["crash:consumer@30s"]),
+            "misspelt" => Roundtrip().Faults(["jion:consumer@2s"]),
+            _ => Roundtrip().Partitions(1).Consumers(1).Faults(["join:consumer@2s", "kill:leader@3s"]),
+        };
+
+        var errors = builder.Validate().Where(e => e.Severity == ValidationSeverity.Error).Select(e => e.Message).ToList();
+
+        Assert.Contains(errors, e => e.Contains(refusal, StringComparison.Ordinal));
+        Assert.All(errors, e => Assert.DoesNotContain('\n', e));
+    }
+
+    [Fact]
+    public void GroupWatch_ALeaveUnderAnEagerAssignor_StableWhenTheLastPartitionIsOwnedAgain()
+    {
+        var clock = new SteppingClock();
+        var watch = new GroupWatch(clock, partitions: 4, windows: 1);
+        watch.Log(1, GroupWatch.EntryKind.Started);
+        watch.Log(2, GroupWatch.EntryKind.Started);
+        watch.Log(1, GroupWatch.EntryKind.Assigned, [0, 1]);
+        watch.Log(2, GroupWatch.EntryKind.Assigned, [2, 3]);
+        Arrivals(watch, clock, [0, 1, 2, 3]);
+        long origin = 0;
+
+        watch.BeginWindow(0);
+        long fired = clock.GetTimestamp();
+        watch.Log(1, GroupWatch.EntryKind.Revoked, [0, 1]);
+        watch.Log(1, GroupWatch.EntryKind.Left);
+        Arrivals(watch, clock, [2, 3]);
+        clock.Advance(Ms(400));
+        watch.Log(2, GroupWatch.EntryKind.Revoked, [2, 3]);
+        clock.Advance(Ms(100));
+        watch.Log(2, GroupWatch.EntryKind.Assigned, [0, 1, 2, 3]);
+        long stable = clock.GetTimestamp();
+        Arrivals(watch, clock, [0, 1, 2, 3]);
+        watch.OnRedelivered();
+
+        var e = Assert.Single(watch.Records([("leave:consumer@1s", "left", null, fired + Ms(10))], clock.GetTimestamp() + Ms(10), origin, null));
+
+        Assert.Equal((double)(stable - fired) / clock.Frequency, e.StableAfterSeconds!.Value, 6);
+        Assert.Equal(1, e.AssignmentRounds);
+        Assert.Equal(1, e.Redelivered);
+        var gone = e.Members.Single(m => m.Member == 1);
+        var stayed = e.Members.Single(m => m.Member == 2);
+        Assert.False(gone.Live);
+        Assert.Equal(2, gone.Gave);
+        Assert.True(stayed.Live);
+        Assert.Equal((2, 2, 2, 0), (stayed.Kept, stayed.KeptRevoked, stayed.Gained, stayed.Gave));
+        // Partitions 0 and 1 went unread from their last record before the event until member 2 had them; 2 and 3 through
+        // member 2's own eager revocation.
+        Assert.True(stayed.GainedGapSeconds > 0.5, $"{stayed.GainedGapSeconds}");
+        Assert.True(stayed.KeptGapSeconds is > 0.49 and < 0.52, $"{stayed.KeptGapSeconds}");
+    }
+
+    [Fact]
+    public void GroupWatch_AJoinerNeverAssigned_NotStableByTheEnd()
+    {
+        var clock = new SteppingClock();
+        var watch = new GroupWatch(clock, partitions: 2, windows: 1);
+        watch.Log(1, GroupWatch.EntryKind.Started);
+        watch.Log(1, GroupWatch.EntryKind.Assigned, [0, 1]);
+        clock.Advance(Ms(10));
+        watch.BeginWindow(0);
+        watch.Log(2, GroupWatch.EntryKind.Started);
+        clock.Advance(Ms(1000));
+
+        var e = Assert.Single(watch.Records([("join:consumer@1s", "joined", null, 0)], clock.GetTimestamp(), 0, null));
+
+        Assert.Null(e.StableAfterSeconds);
+        Assert.Null(e.ActionSeconds);
+        Assert.Contains("not stable by the end", RebalanceTables.Describe(e), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void GroupWatch_AnEventThatNeverFired_SaysSo()
+    {
+        var watch = new GroupWatch(new SteppingClock(), partitions: 2, windows: 1);
+
+        var e = Assert.Single(watch.Records([("join:consumer@9s", null, "the run ended before the event's time", 0)], 100, 0, null));
+
+        Assert.Null(e.FiredAtSeconds);
+        Assert.Equal("join:consumer@9s: did not fire (the run ended before the event's time)", RebalanceTables.Describe(e));
+    }
+
+    [Fact]
+    public void RunRecord_DuplicatesARebalanceRedelivered_DoNotFailTheRunOthersDo()
+    {
+        var rebalances = new[] { new RebalanceRecord { Event = "crash:consumer@1s", FiredAtSeconds = 1, Redelivered = 5 } };
+        var run = new RunRecord { ElapsedSeconds = 1, Sent = 10, Delivered = 10, Received = 15, Duplicates = 5, Rebalances = rebalances };
+
+        Assert.True(run.Succeeded);
+        Assert.False((run with { Duplicates = 6 }).Succeeded);
+        Assert.False((run with { Rebalances = null }).Succeeded);
+    }
+
+    private static BenchmarkPlanBuilder Roundtrip() =>
+        new BenchmarkPlanBuilder().Clients("java").Scenarios(ScenarioKind.Roundtrip).PayloadSizes(100).Rates(1_000)
+            .Duration(TimeSpan.FromSeconds(8)).Partitions(6).Consumers(2);
+
+    private static long Ms(int ms) => ms * 1_000_000L;
+
+    private static void Arrivals(GroupWatch watch, SteppingClock clock, int[] partitions)
+    {
+        foreach (var p in partitions)
+        {
+            clock.Advance(Ms(1));
+            watch.OnArrival(p, clock.GetTimestamp());
+        }
+    }
+}
