@@ -41,7 +41,7 @@ public sealed class RebalanceBrokerFixture : IAsyncLifetime
 [Collection(OwnClusterJavaCollectionDefinition.Name)]
 public sealed class RebalanceOnBrokerTests(RebalanceBrokerFixture fixture) : IClassFixture<RebalanceBrokerFixture>
 {
-    private static readonly string[] Events = ["join:consumer@1s", "leave:consumer@3s", "crash:consumer@5s"];
+    private static readonly string[] Events = ["join:consumer@1s", "leave:consumer@5s", "crash:consumer@9s"];
 
     [Theory]
     [InlineData("confluent")]
@@ -112,7 +112,7 @@ public sealed class RebalanceOnBrokerTests(RebalanceBrokerFixture fixture) : ICl
     private static BenchmarkPlanBuilder Plan(string client) =>
         new BenchmarkPlanBuilder().Clients(client).Scenarios(ScenarioKind.Roundtrip).PayloadSizes(100).Rates(1_000)
             .Settings(new ClientSettings { Acks = AcksMode.Leader, LingerMs = 1 })
-            .Duration(TimeSpan.FromSeconds(8)).LoadWarmup(TimeSpan.FromSeconds(1)).Partitions(6).Consumers(2).Faults(Events).Repeat(1).Warmup(false);
+            .Duration(TimeSpan.FromSeconds(12)).LoadWarmup(TimeSpan.FromSeconds(1)).Partitions(6).Consumers(2).Faults(Events).Repeat(1).Warmup(false);
 
     private BenchmarkRunner Runner() => new(new ClientRegistry([new ConfluentClientFactory(), new JavaClientFactory(false, JavaTestJvm.Options)]),
         new ClusterConnection(fixture.Broker.BootstrapServers, fixture.Broker.KafkaVersion) { BrokerDescription = "embedded" });
