@@ -92,10 +92,12 @@ internal abstract class ConfluentPollingConsumer<TValue> : IBenchConsumer, IClie
 
     public void StopPolling()
     {
+        bool first = !_stop;
         _stop = true;
         if (_thread is null) return;
-        // The poll thread may be waiting in Consume for up to its poll timeout: woken, it sees the stop at once.
-        PollWakeup.WakeConsumer(_consumer);
+        // The poll thread may be waiting in Consume for up to its poll timeout: woken, it sees the stop at once. Once is
+        // enough: a member that left or crashed is stopped again when the run ends, its handle gone by then.
+        if (first) PollWakeup.WakeConsumer(_consumer);
         _thread.Join();
     }
 

@@ -95,6 +95,9 @@ internal sealed class PlanChecks
             yield return "--fault runs with the clients of this process only: workers (--processes, --workers) do not take faults or membership events yet; leave them out.";
         if (plan.SettingsVariants.Any(v => v.TransactionRecords is not null || v.BacklogBytes is not null || v.Group.IsShare()))
             yield return "Workers (--processes, --workers) do not run transactions, a backlog or share groups yet: run --transactions, --backlog and --group share in one process.";
+        // Each worker numbers its members from 1: static members of two workers would share instance ids and fence each other.
+        if (plan.SettingsVariants.Any(v => v.StaticMembership == true))
+            yield return "Workers (--processes, --workers) do not run static membership yet (each would give its members the same instance ids): run --static-membership on in one process.";
         // The plan reaches the workers as a document, and a document never carries a secret.
         if (plan.ClientOverrides.SelectMany(c => c.Value.Select(s => (Client: c.Key, s.Key, s.Value))).FirstOrDefault(s => KafkaSecurity.IsSecret(s.Key, s.Value)) is { Client: not null } secret)
             yield return $"-X {secret.Client}:{secret.Key} holds a secret, and workers get the plan as a document that never carries one: give credentials with --sasl-credentials FILE on the coordinator and every worker.";

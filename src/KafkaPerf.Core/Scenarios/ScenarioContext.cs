@@ -125,10 +125,11 @@ public sealed record ScenarioContext
     /// <returns>A consumer that the caller disposes.</returns>
     /// <param name="breakdown">Receives the client's consumer when it can say where its time went (<see cref="IClientBreakdown"/>);
     /// the consumer then collects its statistics. None: it collects none.</param>
-    /// <param name="instanceId">The member's <c>group.instance.id</c> (<see cref="InstanceIdOf"/>); none for a dynamic member.</param>
+    /// <param name="instanceId">The member's <c>group.instance.id</c> (<see cref="InstanceIdOf"/>); member 1's when none is
+    /// given (a run's only consumer), none for dynamic members.</param>
     public IBenchConsumer CreateConsumer(CancellationToken cancellation, Action<IClientBreakdown>? breakdown = null, string? instanceId = null)
     {
-        var raw = Client.CreateConsumer(ConsumerSpec(cancellation) with { Statistics = breakdown is not null, InstanceId = instanceId });
+        var raw = Client.CreateConsumer(ConsumerSpec(cancellation) with { Statistics = breakdown is not null, InstanceId = instanceId ?? InstanceIdOf(1) });
         if (raw is IClientBreakdown source) breakdown?.Invoke(source);
         return RecordIdInValue.Wrap(raw, Settings);
     }

@@ -187,6 +187,33 @@ public sealed class GroupEventTests
         Assert.False((run with { Rebalances = null }).Succeeded);
     }
 
+    [Fact]
+    public void Reports_ARunsRebalances_ATimelineBandToTheStableGroupATableAndACsvRowPerMember()
+    {
+        var failover = KafkaPerf.Core.Tests.Reporting.TimeSeriesSamples.Failover();
+        var e = new RebalanceRecord
+        {
+            Event = "join:consumer@4s", Did = "member 3 subscribed", FiredAtSeconds = 5.0, StableAfterSeconds = 2.5, AssignmentRounds = 2,
+            MembersWithSeveralRounds = 1, LongestKeptGapSeconds = 0.04, LongestGainedGapSeconds = 2.4, Redelivered = 7, PeakResponseMicros = 2_400_000,
+            Members = [new RebalanceMember { Member = 1, Live = true, Kept = 3, Gained = 0, Gave = 3, AssignmentRounds = 2, KeptGapSeconds = 0.04 },
+                new RebalanceMember { Member = 3, Live = true, Kept = 0, Gained = 3, AssignmentRounds = 1, GainedGapSeconds = 2.4 }],
+        };
+        var result = failover with { Runs = [.. failover.Runs.Select(r => r with { Faults = null, Rebalances = [e] })] };
+
+        var svg = string.Concat(KafkaPerf.Reporting.Charts.ReportCharts.For(result).Select(c => c.Svg));
+        using var writer = new StringWriter();
+        new KafkaPerf.Reporting.Exporters.MarkdownExporter().Export(result, writer);
+        var markdown = writer.ToString();
+        var csv = RebalanceTables.Rows(result);
+
+        Assert.Contains("its own rebalance window, from the membership event", svg, StringComparison.Ordinal);
+        Assert.DoesNotContain("its own fault window", svg, StringComparison.Ordinal);
+        Assert.Contains("join:consumer at 5.0 s (4.0 s into the measured part), group stable at 7.5 s", svg, StringComparison.Ordinal);
+        Assert.Contains("## Rebalances", markdown, StringComparison.Ordinal);
+        Assert.Contains("| produce | defaults | 1 000 | 1000 | join:consumer@4s | confluent | 1 | 2.500 | 0.040 | 2.400 | 2 | 7 | 2400.0 |", markdown, StringComparison.Ordinal);
+        Assert.Equal(2 * result.Runs.Count, csv.Rows.Count);
+    }
+
     private static BenchmarkPlanBuilder Roundtrip() =>
         new BenchmarkPlanBuilder().Clients("java").Scenarios(ScenarioKind.Roundtrip).PayloadSizes(100).Rates(1_000)
             .Duration(TimeSpan.FromSeconds(8)).Partitions(6).Consumers(2);

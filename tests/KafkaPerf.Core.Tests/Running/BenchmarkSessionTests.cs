@@ -11,7 +11,7 @@ namespace KafkaPerf.Core.Tests.Running;
 /// included, is said before the broker or any worker starts.</summary>
 public class BenchmarkSessionTests
 {
-    private const ClientCapabilities Everything = ClientCapabilities.Transactions | ClientCapabilities.ShareGroups | ClientCapabilities.Workloads;
+    private const ClientCapabilities Everything = ClientCapabilities.Transactions | ClientCapabilities.ShareGroups | ClientCapabilities.Workloads | ClientCapabilities.GroupMembership;
 
     public static TheoryData<string, string> WorkerRefusals => new()
     {
@@ -20,6 +20,7 @@ public class BenchmarkSessionTests
         { "transactions", "Workers (--processes, --workers) do not run transactions, a backlog or share groups yet" },
         { "backlog", "Workers (--processes, --workers) do not run transactions, a backlog or share groups yet" },
         { "share", "Workers (--processes, --workers) do not run transactions, a backlog or share groups yet" },
+        { "static", "Workers (--processes, --workers) do not run static membership yet (each would give its members the same instance ids)" },
         { "secret", "-X a:sasl.password holds a secret, and workers get the plan as a document that never carries one" },
     };
 
@@ -122,6 +123,7 @@ public class BenchmarkSessionTests
             "backlog" => plan.Scenarios(ScenarioKind.Roundtrip).Rates(1000).Duration(TimeSpan.FromSeconds(2)).Backlog(10_000),
             "share" => plan.Scenarios(ScenarioKind.Consume).Group(ConsumerGroupKind.Share),
             "secret" => plan.Scenarios(ScenarioKind.Produce).Override("a", "sasl.password", "TopSecret1"),
+            "static" => plan.Scenarios(ScenarioKind.Consume).Consumers(2).StaticMembership(true),
             "network" => plan.Scenarios(ScenarioKind.Produce).Network(NetworkSpec.Parse("rtt=5ms")),
             _ => plan.Scenarios(ScenarioKind.Produce),
         }).Build();

@@ -14,6 +14,8 @@ namespace KafkaPerf.Reporting.Charts;
 internal sealed class CellTimeline
 {
     private readonly ScenarioKind _scenario;
+    private readonly bool _groupEvents;
+    private readonly bool _faults;
 
     /// <param name="rows">The rows, each with its measured, successful runs that have a time series.</param>
     /// <param name="scenario">The cell's scenario: a produce waits for acknowledgements, a roundtrip or consume for records.</param>
@@ -21,6 +23,8 @@ internal sealed class CellTimeline
     {
         _scenario = scenario;
         var runs = rows.SelectMany(r => r.Runs).ToList();
+        _groupEvents = runs.Any(r => r.Rebalances is { Count: > 0 });
+        _faults = runs.Any(r => r.Faults is { Count: > 0 });
         End = runs.SelectMany(r => r.Intervals!).Select(i => i.StartSeconds + i.LengthSeconds).DefaultIfEmpty(1).Max();
         var warmups = runs.Where(r => r.Intervals![0].Warmup && r.Intervals!.Any(i => !i.Warmup))
             .Select(r => r.Intervals!.First(i => !i.Warmup).StartSeconds).ToList();
@@ -77,7 +81,9 @@ internal sealed class CellTimeline
             var keys = new List<XYChart.Key>();
             var windows = Lanes.FirstOrDefault(l => l.Windows.Count > 0);
             if (windows is not null)
-                keys.Add(new XYChart.Key("Band in a client's colour and row: its own fault window, from its fault (dashed upright) to its partition's new leader or the node's return (dotted upright).",
+                keys.Add(new XYChart.Key(_groupEvents && !_faults
+                    ? "Band in a client's colour and row: its own rebalance window, from the membership event (dashed upright) to its group stable again (dotted upright)."
+                    : "Band in a client's colour and row: its own fault window, from its fault (dashed upright) to its partition's new leader or the node's return (dotted upright).",
                     ChartTheme.TintOf(windows.Index, 0.3)));
             var outages = Lanes.FirstOrDefault(l => l.Outages.Count > 0);
             if (outages is not null)
