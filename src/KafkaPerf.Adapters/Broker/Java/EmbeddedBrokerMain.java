@@ -10,6 +10,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -20,6 +21,7 @@ import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.utils.AppInfoParser;
+import org.apache.kafka.common.utils.Exit;
 
 /**
  * Runs one node of KafkaPerf's embedded cluster in one JVM: formats the storage when needed (a standalone KRaft
@@ -178,7 +180,11 @@ public final class EmbeddedBrokerMain {
             } catch (IOException e) {
                 // A broken pipe means the same as end-of-stream: the owner is gone.
             }
-            deleteTree(dataDir);
+            // Kafka halts a broker whose log directory fails, and it fails once it is moved aside: until this process
+            // halts on its own, Kafka's exits and halts do nothing, so that none cuts the deletion short.
+            Exit.setHaltProcedure((status, message) -> { });
+            Exit.setExitProcedure((status, message) -> { });
+            deleteTree(moveAside(dataDir));
             deleteClusterFolderIfLast(dataDir.getParent());
             Runtime.getRuntime().halt(0);
         }, "kafkaperf-owner-watchdog");
@@ -199,6 +205,22 @@ public final class EmbeddedBrokerMain {
             Files.deleteIfExists(cluster);
         } catch (IOException | RuntimeException e) {
             // Another node went at the same time, or the owner deletes it; the next start sweeps what is left.
+        }
+    }
+
+    /**
+     * Renames the data folder before it is deleted: Kafka's threads, still running, create their files under the old
+     * path, which no longer exists, so none appears in the tree being deleted (deleting in place lost that race on a CI
+     * machine under load even with 5 s of passes). The renamed folder is a sibling, so the cluster's folder still goes
+     * last. The folder itself when it cannot be renamed.
+     */
+    private static Path moveAside(Path dataDir) {
+        Path aside = dataDir.resolveSibling(".deleting-" + dataDir.getFileName());
+        try {
+            Files.move(dataDir, aside, StandardCopyOption.ATOMIC_MOVE);
+            return aside;
+        } catch (IOException | RuntimeException e) {
+            return dataDir;
         }
     }
 
