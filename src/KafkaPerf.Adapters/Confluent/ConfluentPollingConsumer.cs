@@ -148,13 +148,9 @@ internal abstract class ConfluentPollingConsumer<TValue> : IBenchConsumer, IClie
         _consumer.Dispose();
     }
 
-    private static int[] Numbers<T>(List<T> partitions) where T : class =>
-        [.. partitions.Select(p => p switch
-        {
-            TopicPartition tp => tp.Partition.Value,
-            TopicPartitionOffset tpo => tpo.Partition.Value,
-            _ => -1,
-        })];
+    private static int[] Numbers(List<TopicPartition> partitions) => [.. partitions.Select(p => p.Partition.Value)];
+
+    private static int[] Numbers(List<TopicPartitionOffset> partitions) => [.. partitions.Select(p => p.Partition.Value)];
 
     /// <summary>One turn of the poll loop: consume and hand what came to the sink.</summary>
     /// <param name="consumer">The consumer.</param>

@@ -203,11 +203,15 @@ public sealed record FaultSpec(FaultKind Kind, FaultTarget Target, int? Node, Ti
 
     /// <summary>The canonical spelling of a fault, or the text as given when it is not one (the plan's checks then say
     /// why).</summary>
-    internal static string TryCanonical(string text)
+    internal static string TryCanonical(string text) => CanonicalOr(text, Parse);
+
+    /// <summary>What <paramref name="parse"/> makes of <paramref name="text"/>, written back; the text as given when it
+    /// cannot be parsed (a plan's checks then say why).</summary>
+    internal static string CanonicalOr(string text, Func<string, object> parse)
     {
         try
         {
-            return Parse(text).ToString();
+            return parse(text).ToString()!;
         }
         catch (FormatException)
         {

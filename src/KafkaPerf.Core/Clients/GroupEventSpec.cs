@@ -99,15 +99,5 @@ public sealed record GroupEventSpec(GroupEventKind Kind, TimeSpan At, TimeSpan? 
         $"{Kind.ToString().ToLowerInvariant()}:{(Kind == GroupEventKind.Roll ? "consumers" : "consumer")}@{FaultSpec.FormatTime(At)}{(For is { } length ? "+" + FaultSpec.FormatTime(length) : string.Empty)}";
 
     /// <summary>The canonical spelling, or the text as given when it is not an event (the plan's checks then say why).</summary>
-    internal static string TryCanonical(string text)
-    {
-        try
-        {
-            return Parse(text).ToString();
-        }
-        catch (FormatException)
-        {
-            return text;
-        }
-    }
+    internal static string TryCanonical(string text) => FaultSpec.CanonicalOr(text, Parse);
 }

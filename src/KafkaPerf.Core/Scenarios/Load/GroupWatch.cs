@@ -17,6 +17,7 @@ internal sealed class GroupWatch
     private readonly long[] _longestGap;
     private readonly long[] _redelivered;
     private readonly List<Entry> _log = [];
+    private readonly List<long> _windowStarts = [];
     private readonly Lock _lock = new();
     private int _window = -1;
 
@@ -77,8 +78,6 @@ internal sealed class GroupWatch
         }
         return now;
     }
-
-    private readonly List<long> _windowStarts = [];
 
     /// <summary>A member started, was assigned or lost partitions, or ended.</summary>
     /// <param name="member">The member's number, from 1.</param>
