@@ -68,6 +68,7 @@ public sealed class ConnectedBroker : IBrokerLease
                     Security = security,
                     CheckReachable = (timeout, token) => ConfluentClientFactory.CheckReachableAsync(cluster.BootstrapServers, timeout, token, security),
                     Readiness = new ConfluentClusterReadiness(cluster.BootstrapServers, security),
+                    GroupCoordinator = new ConfluentGroupCoordinatorView(cluster.BootstrapServers, security),
                     Faults = new ClusterFaults(cluster.BootstrapServers, security, ClusterFaults.BootstrapName),
                 }, null, null);
             }
@@ -92,6 +93,7 @@ public sealed class ConnectedBroker : IBrokerLease
                     Brokers = 1,
                     CheckReachable = (timeout, token) => ConfluentClientFactory.CheckReachableAsync(broker.BootstrapServers, timeout, token),
                     Readiness = new ConfluentClusterReadiness(broker.BootstrapServers),
+                    GroupCoordinator = new ConfluentGroupCoordinatorView(broker.BootstrapServers),
                     BrokerName = "the Kafka container",
                     Ephemeral = true,
                     Faults = new ClusterFaults(broker.BootstrapServers, KafkaSecurity.Plaintext, ClusterFaults.ContainerName),
@@ -126,6 +128,7 @@ public sealed class ConnectedBroker : IBrokerLease
                     CheckReachable = (timeout, token) => ConfluentClientFactory.CheckReachableAsync(broker.BootstrapServers, timeout, token, broker.Security),
                     // Every node learns a new topic a moment after the controller: no client starts before the last one has.
                     Readiness = new ConfluentClusterReadiness(broker.BootstrapServers, broker.Security),
+                    GroupCoordinator = new ConfluentGroupCoordinatorView(broker.BootstrapServers, broker.Security),
                     Faults = new EmbeddedFaults(broker),
                     Network = broker.Network,
                 };

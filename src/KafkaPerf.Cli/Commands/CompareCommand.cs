@@ -76,6 +76,7 @@ internal static class CompareCommand
         if (comparisons.Count == 0)
             return BadInput("The two results have no cell in common (same client, scenario, messages, payload size and settings): compare results of the same plan.");
         MarkdownExporter.WriteBlocks(ComparisonTables.Blocks(comparisons), Console.Out);
+        MarkdownExporter.WriteBlocks(ComparisonTables.RebalanceBlocks(RebalanceEventComparison.Compare(baseline, candidate)), Console.Out);
         foreach (var line in CellKey.NotVerifiedLines(baseline, "baseline").Concat(CellKey.NotVerifiedLines(candidate, "candidate"))) Console.Error.WriteLine(line);
 
         if (percent is not { } allowed) return ExitCodes.Success;

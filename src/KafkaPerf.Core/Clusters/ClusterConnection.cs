@@ -46,6 +46,10 @@ public sealed record ClusterConnection(string? BootstrapServers, string? BrokerV
     /// nothing to ask (no broker).</summary>
     public IClusterReadiness? Readiness { get; init; }
 
+    /// <summary>Describes a run's consumer group as its coordinator sees it, during runs with membership events;
+    /// <see langword="null"/> when there is nothing to ask (no broker).</summary>
+    public IGroupCoordinatorView? GroupCoordinator { get; init; }
+
     /// <summary>Whether the broker goes when the plan ends (the embedded broker, a container): topics it could not delete
     /// go with it, and nobody need be told to delete them.</summary>
     public bool Ephemeral { get; init; }

@@ -30,6 +30,17 @@ public sealed record RebalanceRecord
     /// event never unsettled it; <see langword="null"/> when it was not stable at the window's end.</summary>
     public double? StableAfterSeconds { get; init; }
 
+    /// <summary>The same as its coordinator saw it (the Admin API's <c>DescribeConsumerGroups</c>, asked every 0.1 s): from
+    /// the event to the answer after which the group was <c>Stable</c> with exactly the live members, every partition
+    /// assigned to one of them (and, under the consumer protocol, each member's assignment its target) to the window's end;
+    /// 0 when no answer in the window showed it unsettled; <see langword="null"/> when the last answer did not show it
+    /// settled, or the coordinator could not be asked (<see cref="CoordinatorError"/> says why).</summary>
+    public double? CoordinatorStableAfterSeconds { get; init; }
+
+    /// <summary>Why <see cref="CoordinatorStableAfterSeconds"/> is missing, when it is: the last answer's error, or why the
+    /// coordinator could not be asked.</summary>
+    public string? CoordinatorError { get; init; }
+
     /// <summary>The most assignment callbacks one member had in the window: 1 for one eager rebalance, 2 for an
     /// incremental one that moved partitions (its revocation round and its assignment round).</summary>
     public int AssignmentRounds { get; init; }

@@ -108,6 +108,7 @@ internal sealed class RunExecutor
                     Faults = faults?.Watch,
                     // Like faults, membership events fire in measured runs only: a warm-up warms the client up.
                     GroupEvents = run.IsWarmup ? [] : [.. plan.GroupEvents.Select(GroupEventSpec.Parse).OrderBy(e => e.At)],
+                    GroupCoordinator = _connection.GroupCoordinator,
                     Transactions = plan.SettingsFor(cell, run.Client).TransactionRecords is null ? null : new TransactionRecorder(),
                     // Warm-ups are not profiled; a reference tool runs in a process of its own, which this profiler does not see.
                     Profiler = Profiler is { } profiler && run.Repetition > 0 && client is not IReferenceClient ? profiler.Section(run) : null,

@@ -67,6 +67,10 @@ public sealed record ScenarioContext
     /// <summary>What a run with faults records (load runs at a rate); <see langword="null"/> without faults.</summary>
     public FaultWatch? Faults { get; init; }
 
+    /// <summary>Asks the group's coordinator how it sees the group during membership events; <see langword="null"/> when
+    /// it cannot be asked (the rebalance figures are then the members' callbacks only).</summary>
+    public IGroupCoordinatorView? GroupCoordinator { get; init; }
+
     /// <summary>Membership events fired in this run (<see cref="GroupEventSpec"/>), in their order; none when empty.</summary>
     public IReadOnlyList<GroupEventSpec> GroupEvents { get; init; } = [];
 

@@ -35,6 +35,12 @@ public sealed record Summary(
     public static Summary Empty { get; } = new(
         0, double.NaN, double.NaN, double.NaN, double.NaN, double.NaN, double.NaN, double.NaN, double.NaN, double.NaN);
 
+    /// <summary>The median of the values that are present; <see langword="null"/> when none is.</summary>
+    /// <param name="values">The values, missing ones <see langword="null"/>.</param>
+    /// <returns>The median.</returns>
+    public static double? MedianOf(IEnumerable<double?> values) =>
+        values.OfType<double>().ToList() is { Count: > 0 } present ? Of(present).Median : null;
+
     /// <summary>Summarizes <paramref name="samples"/> without modifying them.</summary>
     /// <param name="samples">The measurements; every one must be a finite number.</param>
     /// <returns>The summary, or <see cref="Empty"/> when there are no samples.</returns>

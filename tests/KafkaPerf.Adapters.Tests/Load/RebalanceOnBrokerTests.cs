@@ -94,6 +94,9 @@ public sealed class RebalanceOnBrokerTests(RebalanceBrokerFixture fixture) : ICl
         {
             Assert.True(e.Error is null && e.FiredAtSeconds is not null, $"{e.Event}: {e.Error}");
             Assert.True(e.StableAfterSeconds is not null, $"{run.Variant}: {Describe(e)}");
+            // The coordinator (asked with the Admin API) had the group settled too, about when the members' callbacks said so.
+            Assert.True(e.CoordinatorStableAfterSeconds is not null, $"{run.Variant}: {Describe(e)}");
+            Assert.True(Math.Abs(e.CoordinatorStableAfterSeconds!.Value - e.StableAfterSeconds!.Value) < 1.5, $"{run.Variant}: {Describe(e)}");
         }
         Assert.Contains(join.Members, m => m.Member == 3 && m.Live && m.Gained > 0);
         Assert.Contains(leave.Members, m => m.Member == 1 && !m.Live && m.Gave > 0);
@@ -103,6 +106,9 @@ public sealed class RebalanceOnBrokerTests(RebalanceBrokerFixture fixture) : ICl
         Assert.True(leave.StableAfterSeconds < 4, $"{run.Variant}: {Describe(leave)}");
         Assert.True(crash.StableAfterSeconds >= 4.5, $"{run.Variant}: {Describe(crash)}");
         Assert.True(crash.StableAfterSeconds > leave.StableAfterSeconds, $"{run.Variant}: {Describe(leave)} / {Describe(crash)}");
+        // The coordinator listed the crashed member until its session ended: the group was not settled in its eyes before.
+        Assert.True(leave.CoordinatorStableAfterSeconds < 4, $"{run.Variant}: {Describe(leave)}");
+        Assert.True(crash.CoordinatorStableAfterSeconds >= 4.5, $"{run.Variant}: {Describe(crash)}");
         // Its partitions went unread until then.
         Assert.True(crash.LongestGainedGapSeconds >= 4.5, $"{run.Variant}: {Describe(crash)}");
     }
@@ -115,5 +121,8 @@ public sealed class RebalanceOnBrokerTests(RebalanceBrokerFixture fixture) : ICl
             .Duration(TimeSpan.FromSeconds(12)).LoadWarmup(TimeSpan.FromSeconds(1)).Partitions(6).Consumers(2).Faults(Events).Repeat(1).Warmup(false);
 
     private BenchmarkRunner Runner() => new(new ClientRegistry([new ConfluentClientFactory(), new JavaClientFactory(false, JavaTestJvm.Options)]),
-        new ClusterConnection(fixture.Broker.BootstrapServers, fixture.Broker.KafkaVersion) { BrokerDescription = "embedded" });
+        new ClusterConnection(fixture.Broker.BootstrapServers, fixture.Broker.KafkaVersion)
+        {
+            BrokerDescription = "embedded", GroupCoordinator = new ConfluentGroupCoordinatorView(fixture.Broker.BootstrapServers),
+        });
 }

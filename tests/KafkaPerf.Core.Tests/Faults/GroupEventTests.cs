@@ -1,4 +1,5 @@
 using KafkaPerf.Clients;
+using KafkaPerf.Clusters;
 using KafkaPerf.Core.Tests.Clients;
 using KafkaPerf.Measurement;
 using KafkaPerf.Plans;
@@ -6,6 +7,7 @@ using KafkaPerf.Reporting;
 using KafkaPerf.Reporting.Tables;
 using KafkaPerf.Scenarios;
 using KafkaPerf.Scenarios.Load;
+using KafkaPerf.Statistics;
 
 namespace KafkaPerf.Core.Tests.Faults;
 
@@ -210,8 +212,97 @@ public sealed class GroupEventTests
         Assert.DoesNotContain("its own fault window", svg, StringComparison.Ordinal);
         Assert.Contains("join:consumer at 5.0 s (4.0 s into the measured part), group stable at 7.5 s", svg, StringComparison.Ordinal);
         Assert.Contains("## Rebalances", markdown, StringComparison.Ordinal);
-        Assert.Contains("| produce | defaults | 1 000 | 1000 | join:consumer@4s | confluent | 1 | 2.500 | 0.040 | 2.400 | 2 | 7 | 2400.0 |", markdown, StringComparison.Ordinal);
+        Assert.Contains("| produce | defaults | 1 000 | 1000 | join:consumer@4s | confluent | 1 | 2.500 | – | 0.040 | 2.400 | 2 | 7 | 2400.0 |", markdown, StringComparison.Ordinal);
         Assert.Equal(2 * result.Runs.Count, csv.Rows.Count);
+    }
+
+    [Fact]
+    public void GroupDescription_IsSettled_OnlyStableWithTheLiveMembersEachPartitionOnceAndEveryTargetReached()
+    {
+        static GroupMemberDescription M(int[] assigned, int[]? target = null) => new(null, assigned, target);
+        var settled = new GroupDescription { State = "Stable", Members = [M([0, 1]), M([2, 3])] };
+
+        Assert.True(settled.IsSettled(partitions: 4, members: 2));
+        // A crashed member is listed until its session ends: three listed for two live is not settled.
+        Assert.False((settled with { Members = [M([0]), M([1]), M([2, 3])] }).IsSettled(4, 2));
+        Assert.False(settled.IsSettled(4, 3));
+        Assert.False((settled with { State = "PreparingRebalance" }).IsSettled(4, 2));
+        // An incremental rebalance's first round: stable, but partition 1 is nobody's.
+        Assert.False((settled with { Members = [M([0]), M([2, 3])] }).IsSettled(4, 2));
+        Assert.False((settled with { Members = [M([0, 1]), M([1, 2, 3])] }).IsSettled(4, 2));
+        // The consumer protocol: a member short of its target is still reconciling.
+        Assert.False((settled with { Members = [M([0, 1], [0]), M([2, 3], [1, 2, 3])] }).IsSettled(4, 2));
+        Assert.True((settled with { Members = [M([1, 0], [0, 1]), M([2, 3], [3, 2])] }).IsSettled(4, 2));
+        Assert.False(new GroupDescription { Error = "GroupIdNotFound" }.IsSettled(4, 2));
+    }
+
+    [Fact]
+    public void CoordinatorWatch_SettledAfter_FromTheEventToTheAnswerAfterTheLastUnsettledOne()
+    {
+        var clock = new SteppingClock();
+        using var watch = new CoordinatorWatch(new NoDescriber(), clock, partitions: 2, () => 2, TimeSpan.FromSeconds(1));
+        var stable = new GroupDescription { State = "Stable", Members = [new(null, [0], null), new(null, [1], null)] };
+        var rebalancing = stable with { State = "PreparingRebalance" };
+        watch.Observe(stable, 2, Ms(100));
+        watch.Observe(rebalancing, 2, Ms(1_100));
+        watch.Observe(stable, 3, Ms(1_200));
+        watch.Observe(stable, 2, Ms(1_300));
+        watch.Observe(stable, 2, Ms(1_400));
+        watch.Observe(rebalancing, 2, Ms(2_500));
+
+        Assert.Equal(Ms(300), watch.SettledAfter(Ms(1_000), Ms(2_000), out var none));
+        Assert.Null(none);
+        Assert.Equal(0, watch.SettledAfter(Ms(0), Ms(1_000), out _));
+        Assert.Null(watch.SettledAfter(Ms(2_000), Ms(3_000), out var why));
+        Assert.Equal("not settled by the end: PreparingRebalance, 2 member(s) listed for 2 live, 2 of 2 partitions assigned", why);
+        Assert.Null(watch.SettledAfter(Ms(5_000), Ms(6_000), out var silent));
+        Assert.Equal("the coordinator did not answer in the window", silent);
+    }
+
+    private sealed class NoDescriber : IGroupDescriber
+    {
+        public GroupDescription Describe(TimeSpan timeout) => throw new InvalidOperationException("not started in these tests");
+
+        public void Dispose()
+        {
+        }
+    }
+
+    [Fact]
+    public void Compare_TwoResultsWithMembershipEvents_TheirStableTimesComparedTheirGapsAndRedeliveriesSideBySide()
+    {
+        var sample = KafkaPerf.Core.Tests.Reporting.ReportSamples.Realistic(repeat: 5, clients: ["confluent"], sizes: [100]);
+        int n = 0;
+        BenchmarkResult With(Func<int, double?> stable) => sample with
+        {
+            Runs = [.. sample.Runs.Select(r => r.IsWarmup ? r : r with
+            {
+                Rebalances = [new RebalanceRecord { Event = "roll:consumers@5s", FiredAtSeconds = 5, StableAfterSeconds = stable(n++), LongestGainedGapSeconds = 3, Redelivered = 2 }],
+            })],
+        };
+        var baseline = With(i => 5.0 + (0.01 * (i % 5)));
+        n = 0;
+        var candidate = With(i => 0.3 + (0.01 * (i % 5)));
+        n = 0;
+        var neverUnsettled = With(_ => 0);
+
+        var comparisons = RebalanceEventComparison.Compare(baseline, candidate);
+        using var writer = new StringWriter { NewLine = "\n" };
+        KafkaPerf.Reporting.Exporters.MarkdownExporter.WriteBlocks(ComparisonTables.RebalanceBlocks(comparisons), writer);
+
+        Assert.NotEmpty(comparisons);
+        var c = comparisons[0];
+        Assert.Equal("roll:consumers@5s", c.Event);
+        Assert.Equal(Verdict.Faster, c.Stable!.Verdict);
+        Assert.True(c.Stable.ShiftRatio < 0.1, $"{c.Stable.ShiftRatio}");
+        Assert.Equal((3.0, 3.0), (c.LongestGapSeconds.Baseline!.Value, c.LongestGapSeconds.Candidate!.Value));
+        Assert.Equal(2 * c.BaselineRuns, c.Redelivered.Baseline);
+        Assert.Contains("| roll:consumers@5s |", writer.ToString(), StringComparison.Ordinal);
+        Assert.Contains("candidate faster", writer.ToString(), StringComparison.Ordinal);
+        // A time of 0 (never unsettled) has no ratio: shown, not judged.
+        Assert.All(RebalanceEventComparison.Compare(baseline, neverUnsettled), e => Assert.Null(e.Stable));
+        Assert.Empty(RebalanceEventComparison.Compare(sample, sample));
+        Assert.Empty(ComparisonTables.RebalanceBlocks([]));
     }
 
     private static BenchmarkPlanBuilder Roundtrip() =>

@@ -31,4 +31,37 @@ public static class ComparisonTables
                     ];
                 })),
         ];
-    }}
+    }
+
+    /// <summary>The membership events of the cells measured in both results: a paragraph, then one row per cell and event.</summary>
+    /// <param name="comparisons">The comparisons (<see cref="RebalanceEventComparison.Compare"/>); none gives no block.</param>
+    /// <returns>The blocks.</returns>
+    public static IReadOnlyList<ReportBlock> RebalanceBlocks(IReadOnlyList<RebalanceEventComparison> comparisons)
+    {
+        ArgumentNullException.ThrowIfNull(comparisons);
+        if (comparisons.Count == 0) return [];
+        return
+        [
+            new ReportParagraph("Membership events, candidate against baseline: the median time from the event to a stable group (the members' callbacks; "
+                + "the robust ratio and its 95 % confidence interval when every run of both settled after a while), the median longest time a partition "
+                + "went without records, and the records redelivered over all runs. Not part of --fail-if-slower."),
+            new ReportTable(
+                [Left("client"), Left("scenario"), Left("variant"), Right("payload B"), Right("offered msg/s"), Left("event"), Right("runs (base / candidate)"),
+                 Right("stable s (base / candidate)"), Right("robust ratio %"), Right("CI low %"), Right("CI high %"), Left("verdict"),
+                 Right("longest gap s (base / candidate)"), Right("redelivered (base / candidate)")],
+                comparisons.Select(string[] (c) =>
+                [
+                    c.Cell.Client, c.Cell.Scenario.ToString().ToLowerInvariant(), c.Cell.Variant, ExactCells.Number(c.Cell.PayloadBytes), Value(c.Cell.OfferedRate, "0.###"), c.Event,
+                    $"{Count(c.BaselineRuns)} / {Count(c.CandidateRuns)}",
+                    $"{Stable(c.BaselineStableSeconds, c.NotStable.Baseline)} / {Stable(c.CandidateStableSeconds, c.NotStable.Candidate)}",
+                    c.Stable is { } s ? Percent(s.ShiftRatio) : "–", c.Stable is { } l ? Percent(l.ShiftRatioLow) : "–", c.Stable is { } h ? Percent(h.ShiftRatioHigh) : "–",
+                    c.Stable is { } v ? Verdict(v.Verdict, "candidate") : "not compared",
+                    $"{FaultTables.Seconds(c.LongestGapSeconds.Baseline)} / {FaultTables.Seconds(c.LongestGapSeconds.Candidate)}",
+                    $"{Count(c.Redelivered.Baseline)} / {Count(c.Redelivered.Candidate)}",
+                ])),
+        ];
+    }
+
+    private static string Stable(double? seconds, int notStable) =>
+        (seconds is { } s ? FaultTables.Seconds(s) : "–") + (notStable > 0 ? $" ({Count(notStable)} not stable)" : string.Empty);
+}

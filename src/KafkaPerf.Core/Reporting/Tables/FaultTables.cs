@@ -166,11 +166,7 @@ public static class FaultTables
         return Seconds(median) + (missing > 0 ? $" ({missing} not by the end)" : string.Empty);
     }
 
-    internal static double? Median(IEnumerable<double?> values)
-    {
-        var present = values.OfType<double>().ToList();
-        return present.Count == 0 ? null : Statistics.Summary.Of(present).Median;
-    }
+    internal static double? Median(IEnumerable<double?> values) => Statistics.Summary.MedianOf(values);
 
     /// <summary>A fault's lost records, or how many are not verified when the read-back could not prove it.</summary>
     private static string LostText(FaultRecord f) => f.Lost is { } lost ? Count(lost) : f.NotVerified is { } open ? $"{Count(open)} not verified" : "–";

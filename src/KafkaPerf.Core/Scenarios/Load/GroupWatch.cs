@@ -100,8 +100,10 @@ internal sealed class GroupWatch
     /// <param name="end">The run's end, the last window's end.</param>
     /// <param name="origin">When the run's first record was due: times are seconds from it.</param>
     /// <param name="intervals">The run's series, for the peaks.</param>
+    /// <param name="coordinator">The group as its coordinator saw it; <see langword="null"/> when it was not asked.</param>
+    /// <param name="coordinatorError">Why it was not asked, when it could not be.</param>
     public IReadOnlyList<RebalanceRecord> Records(IReadOnlyList<(string Event, string? Did, string? Error, long DoneAt)> events, long end, long origin,
-        IReadOnlyList<IntervalRecord>? intervals)
+        IReadOnlyList<IntervalRecord>? intervals, CoordinatorWatch? coordinator = null, string? coordinatorError = null)
     {
         List<Entry> log;
         List<long> starts;
@@ -166,12 +168,16 @@ internal sealed class GroupWatch
                 };
             }).ToList();
             double firedAt = Seconds(from - origin);
+            string? coordinatorNote = coordinatorError;
+            long? settled = coordinator?.SettledAfter(from, to, out coordinatorNote);
             var window = intervals?.Where(i => !i.Warmup && i.StartSeconds + i.LengthSeconds > firedAt && i.StartSeconds < Seconds(to - origin)).ToList() ?? [];
             records.Add(new RebalanceRecord
             {
                 Event = text, Did = did, Error = error, FiredAtSeconds = firedAt,
                 ActionSeconds = doneAt > 0 ? Seconds(doneAt - from) : null,
                 StableAfterSeconds = !stable ? null : everUnstable ? Seconds(becameStable - from) : 0,
+                CoordinatorStableAfterSeconds = settled is { } ticks ? Seconds(ticks) : null,
+                CoordinatorError = settled is null ? coordinatorNote : null,
                 AssignmentRounds = rounds.Count == 0 ? 0 : rounds.Values.Max(), MembersWithSeveralRounds = rounds.Values.Count(r => r > 1),
                 LongestKeptGapSeconds = members.Select(m => m.KeptGapSeconds).Max(),
                 LongestGainedGapSeconds = members.Select(m => m.GainedGapSeconds).Max(),

@@ -16,6 +16,9 @@ public sealed partial class LoadScenario
         private readonly CancellationTokenSource _eventsOver = new();
         private (string? Did, string? Error, long DoneAt)[] _outcomes = [];
         private Thread? _events;
+        private CoordinatorWatch? _coordinator;
+        private string? _coordinatorError;
+        private int _liveCount;
 
         /// <summary>A member of the group, created but not subscribed: its records reach a sink of its own.</summary>
         private (IBenchConsumer Consumer, LoadRecordSink Sink) NewMember(int member)
@@ -30,13 +33,32 @@ public sealed partial class LoadScenario
         {
             lock (_consumersLock) _consumers = [.. _consumers, member];
             _live[member.Sink.Member] = member;
+            Interlocked.Increment(ref _liveCount);
             _group?.Log(member.Sink.Member, GroupWatch.EntryKind.Started);
             member.Consumer.StartPolling(member.Sink);
+        }
+
+        /// <summary>Opens the coordinator's describer (an admin client) before the timed section; a cluster that cannot be
+        /// asked leaves the figures to the members' callbacks, and says why.</summary>
+        private void OpenCoordinator()
+        {
+            if (_group is null || _context.GroupCoordinator is not { } view) return;
+            try
+            {
+                var timeout = TimeSpan.FromSeconds(Math.Min(5, _context.StallTimeout.TotalSeconds));
+                _coordinator = new CoordinatorWatch(view.Open(_context.GroupId, _context.Topic), _state.Clock, _context.Partitions,
+                    () => Volatile.Read(ref _liveCount), timeout);
+            }
+            catch (Exception ex) when (ex is not OutOfMemoryException)
+            {
+                _coordinatorError = $"the coordinator could not be asked: {ExceptionNames.TypeName(ex)}: {ex.Message}";
+            }
         }
 
         private void StartEvents()
         {
             if (_group is null) return;
+            _coordinator?.Start();
             _outcomes = new (string?, string?, long)[_context.GroupEvents.Count];
             _events = new Thread(FireEvents) { IsBackground = true, Name = "kafkaperf-group-events" };
             _events.Start();
@@ -46,6 +68,7 @@ public sealed partial class LoadScenario
         /// for up to the stall timeout.</summary>
         private void StopEvents()
         {
+            _coordinator?.Stop();
             if (_events is null) return;
             _eventsOver.Cancel();
             if (!_events.Join(_context.StallTimeout + TimeSpan.FromSeconds(5)))
@@ -127,6 +150,7 @@ public sealed partial class LoadScenario
         {
             if (!_live.Remove(member, out var entry)) throw new InvalidOperationException($"member {member} is not in the group");
             var target = entry.Consumer as IGroupMember ?? throw new NotSupportedException("the client's consumer cannot leave or crash on purpose");
+            Interlocked.Decrement(ref _liveCount);
             if (crash) target.Crash();
             else target.Leave();
             _group!.Log(member, crash ? GroupWatch.EntryKind.Crashed : GroupWatch.EntryKind.Left);
@@ -163,7 +187,7 @@ public sealed partial class LoadScenario
             if (_group is null) return null;
             long end = Volatile.Read(ref _completedAt) is var completed and > 0 ? completed : _state.Clock.GetTimestamp();
             var events = _context.GroupEvents.Select((e, i) => (e.ToString(), _outcomes[i].Did, _outcomes[i].Error, _outcomes[i].DoneAt)).ToList();
-            return _group.Records(events, end, _schedule.Start, _sampler.Intervals);
+            return _group.Records(events, end, _schedule.Start, _sampler.Intervals, _coordinator, _coordinatorError);
         }
     }
 }

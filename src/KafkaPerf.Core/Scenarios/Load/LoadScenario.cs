@@ -188,6 +188,7 @@ public sealed partial class LoadScenario : IScenario
             for (int i = 0; i < _context.Consumers; i++) StartMember(NewMember(i + 1));
             // A member that joins at an event is created now, outside the timed section; it subscribes at the event.
             foreach (var _ in _context.GroupEvents.Where(e => e.Kind == GroupEventKind.Join)) _joiners.Enqueue(NewMember(_context.Consumers + _joiners.Count + 1));
+            OpenCoordinator();
             // A share group's members are told of no assignment (they signal it with their first records), and records
             // sent before they join are theirs all the same (the group reads from the topic's start).
             if (Kind == ScenarioKind.Consume || _context.Settings.Group.IsShare()) return null;
