@@ -26,6 +26,7 @@ internal sealed class CoordinatorWatch : IDisposable
     private readonly Lock _lock = new();
     private readonly CancellationTokenSource _over = new();
     private Thread? _thread;
+    private bool _abandoned;
 
     /// <param name="describer">Asks the coordinator; owned from now on.</param>
     /// <param name="clock">The run's clock.</param>
@@ -53,7 +54,11 @@ internal sealed class CoordinatorWatch : IDisposable
     {
         _over.Cancel();
         if (_thread is { } thread && !thread.Join(_requestTimeout + TimeSpan.FromSeconds(5)))
+        {
+            // Its request is still in progress: the describer is left to it, not disposed under it.
             Trace.TraceWarning("kafkaperf: the group coordinator's watch did not end in time.");
+            _abandoned = true;
+        }
         _thread = null;
     }
 
@@ -120,6 +125,7 @@ internal sealed class CoordinatorWatch : IDisposable
     public void Dispose()
     {
         Stop();
+        if (_abandoned) return;
         _over.Dispose();
         _describer.Dispose();
     }
