@@ -21,6 +21,7 @@ public sealed class GroupEventTests
     [InlineData("CRASH:Consumer@500ms", GroupEventKind.Crash, 0.5, null)]
     [InlineData("restart:consumer@10s+2s", GroupEventKind.Restart, 10.0, 2.0)]
     [InlineData("roll:consumers@1m", GroupEventKind.Roll, 60.0, null)]
+    [InlineData("busy:consumer@10s+3s", GroupEventKind.Busy, 10.0, 3.0)]
     public void Parse_EverySpelling_ReadsItAndWritesItBack(string text, GroupEventKind kind, double at, double? away)
     {
         var e = GroupEventSpec.Parse(text);
@@ -36,7 +37,9 @@ public sealed class GroupEventTests
     [InlineData("join:consumer", "has no time")]
     [InlineData("join:leader@10s", "acts on 'leader'")]
     [InlineData("roll:consumer@10s", "acts on 'consumer'")]
-    [InlineData("leave:consumer@10s+2s", "only restart and roll take")]
+    [InlineData("leave:consumer@10s+2s", "only restart, roll and busy take")]
+    [InlineData("busy:consumer@10s", "has no length")]
+    [InlineData("busy:consumer@10s+0s", "has no length")]
     [InlineData("crash:consumer@soon", "not a time")]
     public void Parse_AMisspelling_SaysWhatIsWrongInOneLine(string text, string problem)
     {
@@ -146,6 +149,32 @@ public sealed class GroupEventTests
         // member 2's own eager revocation.
         Assert.True(stayed.GainedGapSeconds > 0.5, $"{stayed.GainedGapSeconds}");
         Assert.True(stayed.KeptGapSeconds is > 0.49 and < 0.52, $"{stayed.KeptGapSeconds}");
+    }
+
+    [Fact]
+    public void GroupWatch_AGapStillOpenWhenTheNextEventFires_CountsInBothWindows()
+    {
+        // busy:consumer@…+3s, then join:consumer@… 500 ms later: member 1 reads nothing from the first event until 2 s
+        // after the second.
+        var clock = new SteppingClock();
+        var watch = new GroupWatch(clock, partitions: 2, windows: 2);
+        watch.Log(1, GroupWatch.EntryKind.Started);
+        watch.Log(2, GroupWatch.EntryKind.Started);
+        watch.Log(1, GroupWatch.EntryKind.Assigned, [0]);
+        watch.Log(2, GroupWatch.EntryKind.Assigned, [1]);
+        Arrivals(watch, clock, [0, 1]);
+
+        long busy = watch.BeginWindow(0);
+        clock.Advance(Ms(500));
+        long join = watch.BeginWindow(1);
+        clock.Advance(Ms(2000));
+        Arrivals(watch, clock, [0, 1]);
+
+        var records = watch.Records([("busy:consumer@1s+3s", "busy", null, busy), ("join:consumer@1.5s", "joined", null, join)],
+            clock.GetTimestamp(), 0, null);
+
+        Assert.Equal(0.5, records[0].Members.Single(m => m.Member == 1).KeptGapSeconds!.Value, 2);
+        Assert.Equal(2.5, records[1].Members.Single(m => m.Member == 1).KeptGapSeconds!.Value, 2);
     }
 
     [Fact]

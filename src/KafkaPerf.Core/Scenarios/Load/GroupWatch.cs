@@ -73,10 +73,27 @@ internal sealed class GroupWatch
         long now = _clock.GetTimestamp();
         lock (_lock)
         {
+            int previous = Volatile.Read(ref _window);
             Volatile.Write(ref _window, window);
+            // A gap still open when a window ends counts in it up to its end (and in the next one whole, once it closes).
+            if (previous >= 0) CloseGaps(previous, _windowStarts[^1], now);
             _windowStarts.Add(now);
         }
         return now;
+    }
+
+    private void CloseGaps(int window, long from, long to)
+    {
+        for (int p = 0; p < _partitions; p++)
+        {
+            long last = Volatile.Read(ref _lastArrival[p]);
+            if (last == 0 || last >= to) continue;
+            long open = to - Math.Max(last, from);
+            ref long longest = ref _longestGap[(window * _partitions) + p];
+            // A consumer's thread may be raising it at the same time: a compare-and-swap keeps the larger.
+            for (long seen = Volatile.Read(ref longest); open > seen; seen = Volatile.Read(ref longest))
+                if (Interlocked.CompareExchange(ref longest, open, seen) == seen) break;
+        }
     }
 
     /// <summary>A member started, was assigned or lost partitions, or ended.</summary>

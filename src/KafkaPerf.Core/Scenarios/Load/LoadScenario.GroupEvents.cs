@@ -114,6 +114,10 @@ public sealed partial class LoadScenario
                     return _context.Settings.StaticMembership == true ? $"member {leaving} closed (a static member does not leave)" : $"member {leaving} closed and left the group";
                 case GroupEventKind.Crash:
                     return $"member {End(crash: true)} stopped without leaving or committing";
+                case GroupEventKind.Busy:
+                    int busy = FirstLive();
+                    _live[busy].Sink.BusyUntil(_state.Clock.GetTimestamp() + Ticks(e.For!.Value), _eventsOver.Token);
+                    return $"member {busy} busy for {e.For.Value.TotalSeconds:0.###} s from its next record, still in the group";
                 case GroupEventKind.Restart:
                     int restarted = FirstLive();
                     Restart(restarted, e.For);

@@ -86,6 +86,8 @@ internal sealed class LoadRecordSink : IRecordSink
     private readonly Action<long> _completed;
     private readonly GroupWatch? _group;
     private long _assignedAt;
+    private long _busyUntil;
+    private CancellationToken _busyOver;
     private string? _error;
 
     /// <param name="state">The run.</param>
@@ -139,6 +141,24 @@ internal sealed class LoadRecordSink : IRecordSink
     {
         _positions.Read(partition, offset);
         _group?.OnArrival(partition, _state.Clock.GetTimestamp());
+        if (Volatile.Read(ref _busyUntil) != 0) BeBusy();
+    }
+
+    /// <summary>Makes the member busy until <paramref name="until"/>: once its current record is handled, its poll thread
+    /// (the application's, in the clients' terms) waits, so its client is not polled meanwhile.</summary>
+    /// <param name="until">The clock at which the member is free again.</param>
+    /// <param name="over">Ends the wait early (the run's events are over).</param>
+    public void BusyUntil(long until, CancellationToken over)
+    {
+        _busyOver = over;
+        Volatile.Write(ref _busyUntil, until);
+    }
+
+    private void BeBusy()
+    {
+        long until = Interlocked.Exchange(ref _busyUntil, 0);
+        long left = until - _state.Clock.GetTimestamp();
+        if (left > 0) _busyOver.WaitHandle.WaitOne(TimeSpan.FromSeconds((double)left / _state.Clock.Frequency));
     }
 
     public void OnPartitionsAssigned(IReadOnlyList<int> partitions) => _group?.Log(Member, GroupWatch.EntryKind.Assigned, partitions);
