@@ -56,8 +56,7 @@ public sealed partial class PerfProfiler : IRunProfiler
             return "--profile needs DOTNET_EnableWriteXorExecute=0 and DOTNET_PerfMapEnabled=3 when the process starts (the kafkaperf tool sets them for itself unless KAFKAPERF_NO_RESTART=1): set both and start again.";
         var perf = FindPerf();
         if (perf is null) return "--profile needs Linux's perf, and none is on the PATH: install it (Debian: apt-get install linux-perf; Ubuntu: linux-tools-generic) or drop --profile.";
-        if (Paranoia() is > 2 && geteuid() != 0)
-            return $"--profile cannot sample here: /proc/sys/kernel/perf_event_paranoid is {Paranoia()} (perf needs 2 or less without root): run 'sudo sysctl kernel.perf_event_paranoid=2', run as root, or drop --profile.";
+        if (ParanoiaRefusal(Paranoia(), geteuid() == 0) is { } refused) return refused;
         var (exit, output) = RunQuick(perf, ["--version"]);
         if (exit != 0) return $"--profile cannot run perf here ({Flatten(output)}): install the perf that matches this kernel, or drop --profile.";
         return null;
@@ -290,6 +289,15 @@ public sealed partial class PerfProfiler : IRunProfiler
         }
         return null;
     }
+
+    /// <summary>Why perf cannot sample at this <c>perf_event_paranoid</c>: above 2 it samples nothing but its own
+    /// threads without root.</summary>
+    /// <param name="paranoia">The kernel's setting; <see langword="null"/> when it cannot be read (perf then says).</param>
+    /// <param name="root">Whether the process runs as root, which the setting does not bind.</param>
+    /// <returns>One line that says what to do, or <see langword="null"/>.</returns>
+    internal static string? ParanoiaRefusal(int? paranoia, bool root) => paranoia is > 2 && !root
+        ? $"--profile cannot sample here: /proc/sys/kernel/perf_event_paranoid is {paranoia} (perf needs 2 or less without root): run 'sudo sysctl kernel.perf_event_paranoid=2', run as root, or drop --profile."
+        : null;
 
     private static int? Paranoia()
     {

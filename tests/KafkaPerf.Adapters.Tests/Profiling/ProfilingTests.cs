@@ -41,6 +41,23 @@ public class ProfilingTests
 
         """;
 
+    [Theory]
+    [InlineData(3, false, true)]
+    [InlineData(4, false, true)]
+    [InlineData(3, true, false)]
+    [InlineData(2, false, false)]
+    [InlineData(-1, false, false)]
+    public void ParanoiaRefusal_AboveTwoWithoutRoot_OneLineThatSaysWhatToDo(int paranoia, bool root, bool refused)
+    {
+        var line = PerfProfiler.ParanoiaRefusal(paranoia, root);
+
+        Assert.Equal(refused, line is not null);
+        if (line is null) return;
+        Assert.DoesNotContain('\n', line);
+        Assert.Contains($"perf_event_paranoid is {paranoia}", line, StringComparison.Ordinal);
+        Assert.Contains("sudo sysctl kernel.perf_event_paranoid=2", line, StringComparison.Ordinal);
+    }
+
     [Fact]
     public void Read_PerfScriptOutput_EverySampleWithItsThreadTimeAndFramesInnermostFirst()
     {
