@@ -94,7 +94,9 @@ public sealed class RateOnBrokerTests(BrokerFixture fixture)
         // machine delays it by its own scheduling (105 ms in a CI run beside another test assembly, under 50 ms in earlier runs),
         // so the bound is half the pause, which tells the two apart.
         Assert.True(run.SendDelay!.P99Micros < 500_000, $"send delay p99 {run.SendDelay.P99Micros} µs");
-        Assert.Contains(run.Intervals!, i => !i.Warmup && i.Acknowledged < 500);
+        // The interval that holds the pause shows it. Not by its acknowledgements: a 1 s pause spans two 1 s intervals, and
+        // how many each acknowledged depends on where the pause fell (one started 0.9 s into an interval leaves it 900;
+        // CI once saw 530 where this asked for fewer than 500). By the wait of the records caught in it, whatever its phase.
         Assert.Contains(run.Intervals!, i => !i.Warmup && i.ResponseTime is { MaxMicros: > 800_000 });
         // librdkafka's own figures say where: requests that waited on the stopped broker (its round trip), not the client.
         double slowestRequest = run.Intervals!.Where(i => !i.Warmup).Max(i => i.Breakdown?.RequestMs ?? 0);
