@@ -61,6 +61,10 @@ public sealed record CellResources
     /// <summary>Bytes on disk per payload byte sent.</summary>
     public double? DiskBytesPerPayloadByte { get; init; }
 
+    /// <summary>CPU seconds per run of every shaping proxy's threads (<c>--network</c>), which share the machine with the
+    /// clients and the broker; <see langword="null"/> without a shaped network or off Linux.</summary>
+    public double? ProxyCpuSeconds { get; init; }
+
     /// <summary>The medians of <paramref name="runs"/>' resources; <see langword="null"/> when none recorded any.</summary>
     /// <param name="runs">Successful measured runs of one client in one cell.</param>
     /// <returns>The medians.</returns>
@@ -90,6 +94,7 @@ public sealed record CellResources
             BrokerCpuMillisPerThousandMessages = Median((r, x) => x.BrokerCpuSeconds is { } s ? PerThousand(s, r.MessageCount) : null),
             TopicBytesOnDisk = Median((_, x) => x.TopicBytesOnDisk),
             DiskBytesPerPayloadByte = Median((_, x) => x.DiskBytesPerPayloadByte),
+            ProxyCpuSeconds = Median((r, _) => r.Network?.ProxyCpuSeconds),
         };
     }
 

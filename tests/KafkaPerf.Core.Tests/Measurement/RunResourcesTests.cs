@@ -86,6 +86,25 @@ public class RunResourcesTests
         using var csv = new StringWriter();
         DefaultExporters.Csv.Export(result, csv);
         Assert.Contains("brokerCpuSeconds", csv.ToString().Split('\n')[0], StringComparison.Ordinal);
+        Assert.DoesNotContain("proxy CPU", md.ToString(), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Tables_RunsThroughShapingProxies_ShowTheProxiesCpuBesideTheClients()
+    {
+        var plan = new BenchmarkPlanBuilder().Clients("probed").Scenarios(ScenarioKind.Produce).MessageCounts(2_000).PayloadSizes(100).Repeat(3).Build();
+        var runner = new BenchmarkRunner(new ClientRegistry([new ProbedFactory()]), ClusterConnection.None with { BrokerProbe = new FakeBroker() });
+        var plain = await runner.RunAsync(plan, cancellationToken: TestRunContext.Current);
+        double[] proxyCpu = [0.5, 0.125, 0.25, 9.0];
+        var shaped = ResultSummarizer.Complete(plain, [.. plain.Runs.Select((r, i) => r with { Network = new NetworkRecord { Asked = "rtt=0ms", ProxyCpuSeconds = proxyCpu[i] } })]);
+
+        Assert.Equal(0.25, shaped.Cells[0].Resources!.ProxyCpuSeconds!.Value, 9); // the measured runs' median; the warm-up's 0.5 left out
+        using var md = new StringWriter();
+        DefaultExporters.Markdown.Export(shaped, md);
+        var resources = md.ToString()[md.ToString().IndexOf("## Resources", StringComparison.Ordinal)..];
+        Assert.Contains("| proxy CPU s |", resources, StringComparison.Ordinal);
+        Assert.Contains("| 0.250 |\n", resources.ReplaceLineEndings("\n"), StringComparison.Ordinal);
+        Assert.Contains("proxy CPU = every shaping proxy thread's", resources, StringComparison.Ordinal);
     }
 
     [Fact]

@@ -311,6 +311,9 @@ public static class ResultTables
     private static IEnumerable<ReportSection> Resources(BenchmarkResult result)
     {
         if (!result.Cells.Any(c => c.Resources is not null)) yield break;
+        // The shaping proxies take CPU on the same machine: a column of their own beside the clients' and the broker's,
+        // in plans that have a shaped network only.
+        bool proxy = result.Cells.Any(c => c.Resources?.ProxyCpuSeconds is not null);
         yield return new ReportSection("Resources",
         [
             new ReportParagraph("Medians over the measured runs, each read at the edges of the timed section. Client CPU = user + system time of this process "
@@ -318,11 +321,13 @@ public static class ResultTables
                 + "GC = .NET collections per run (gen0/gen1/gen2) and alloc = .NET bytes allocated per message; RSS growth = how much the process's resident memory "
                 + "(native memory included: librdkafka's queues, the JVM) grew during the timed section; runtime = the client's own runtime (the JVM): "
                 + "its collection time per run and heap in use at the end; counters = the client's own counters per message; broker CPU = the embedded broker's process; "
-                + "disk = the topic's log segments after the run (MB = 10^6 bytes) and per payload byte sent. – = not measured (e.g. broker figures on an external cluster)."),
+                + "disk = the topic's log segments after the run (MB = 10^6 bytes) and per payload byte sent"
+                + (proxy ? "; proxy CPU = every shaping proxy thread's (--network), on the same cores" : string.Empty)
+                + ". – = not measured (e.g. broker figures on an external cluster)."),
             new ReportTable(
                 [Left("scenario"), Left("variant"), Left("client"), Right("messages"), Right("payload B"), Right("median msg/s"), Right("client CPU s"), Right("user / sys s"),
                  Right("CPU ms per 1k msg"), Right("% core"), Right("alloc B/msg"), Right("GC 0/1/2"), Right("RSS growth MB"), Right("runtime GC ms"), Right("runtime heap MB"), Left("counters/msg"),
-                 Right("broker CPU s"), Right("broker CPU ms per 1k msg"), Right("disk MB"), Right("disk B per payload B")],
+                 Right("broker CPU s"), Right("broker CPU ms per 1k msg"), Right("disk MB"), Right("disk B per payload B"), .. proxy ? [Right("proxy CPU s")] : Array.Empty<ReportColumn>()],
                 result.Cells.Select(string[] (c) =>
                 {
                     var r = c.Resources;
@@ -338,6 +343,7 @@ public static class ResultTables
                         Value(r?.RssGrowthBytes / 1e6, "0.0"), Value(r?.RuntimeGcMillis, "0"), Value(r?.RuntimeHeapUsedBytes / 1e6, "0.0"), counters,
                         Value(r?.BrokerCpuSeconds, "0.000"), Value(r?.BrokerCpuMillisPerThousandMessages, "0.000"),
                         Value(r?.TopicBytesOnDisk / 1e6, "0.000"), Value(r?.DiskBytesPerPayloadByte, "0.000"),
+                        .. proxy ? [Value(r?.ProxyCpuSeconds, "0.000")] : Array.Empty<string>(),
                     ];
                 })),
         ]);
