@@ -50,6 +50,12 @@ public sealed record RunResources
     /// reference tool, <see langword="null"/>.</summary>
     public long? RssGrowthBytes { get; init; }
 
-    /// <summary>Client CPU seconds, user + system.</summary>
-    public double CpuSeconds => CpuUserSeconds + CpuSystemSeconds;
+    /// <summary>CPU seconds (user + system) of the shaping proxies' threads (<c>--network</c>) during the timed section:
+    /// they run in this process, so <see cref="CpuUserSeconds"/> and <see cref="CpuSystemSeconds"/> include them and
+    /// <see cref="CpuSeconds"/> leaves them out; <see langword="null"/> without a shaped network, off Linux, and on workers
+    /// (whose process runs no proxy).</summary>
+    public double? ProxyCpuSeconds { get; init; }
+
+    /// <summary>Client CPU seconds, user + system, less the shaping proxies' (<see cref="ProxyCpuSeconds"/>).</summary>
+    public double CpuSeconds => Math.Max(0, CpuUserSeconds + CpuSystemSeconds - (ProxyCpuSeconds ?? 0));
 }

@@ -62,7 +62,8 @@ public sealed record CellResources
     public double? DiskBytesPerPayloadByte { get; init; }
 
     /// <summary>CPU seconds per run of every shaping proxy's threads (<c>--network</c>), which share the machine with the
-    /// clients and the broker; <see langword="null"/> without a shaped network or off Linux.</summary>
+    /// clients and the broker: over the timed section (<see cref="RunResources.ProxyCpuSeconds"/>), or over the whole run
+    /// for runs on workers; <see langword="null"/> without a shaped network or off Linux.</summary>
     public double? ProxyCpuSeconds { get; init; }
 
     /// <summary>The medians of <paramref name="runs"/>' resources; <see langword="null"/> when none recorded any.</summary>
@@ -94,7 +95,7 @@ public sealed record CellResources
             BrokerCpuMillisPerThousandMessages = Median((r, x) => x.BrokerCpuSeconds is { } s ? PerThousand(s, r.MessageCount) : null),
             TopicBytesOnDisk = Median((_, x) => x.TopicBytesOnDisk),
             DiskBytesPerPayloadByte = Median((_, x) => x.DiskBytesPerPayloadByte),
-            ProxyCpuSeconds = Median((r, _) => r.Network?.ProxyCpuSeconds),
+            ProxyCpuSeconds = Median((r, x) => x.ProxyCpuSeconds ?? r.Network?.ProxyCpuSeconds),
         };
     }
 

@@ -98,6 +98,7 @@ internal sealed class RunExecutor
                     CheckPayload = plan.CheckPayload,
                     StallTimeout = plan.StallTimeout,
                     Broker = _connection.BrokerProbe,
+                    Network = cell.Settings.Network is null ? null : _connection.Network,
                     Clock = _clock,
                     Load = plan.LoadOf(cell),
                     Producers = cell.Settings.Producers ?? 1,

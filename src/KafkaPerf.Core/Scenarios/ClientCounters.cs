@@ -16,6 +16,7 @@ internal sealed class ClientCounters
     private readonly RuntimeReading? _runtime;
     private readonly IReadOnlyList<KeyValuePair<string, long>> _counters;
     private TimeSpan? _brokerCpu;
+    private double? _proxyCpu;
     private readonly long? _resident;
     private ProcessResources _process;
 
@@ -27,6 +28,7 @@ internal sealed class ClientCounters
         _counters = context.Client.ReadCounters();
         context.Profiler?.Enable();
         _resident = ResidentMemory.Now();
+        _proxyCpu = context.Network?.CpuSeconds;
         _process = ProcessResources.Now();
     }
 
@@ -39,6 +41,7 @@ internal sealed class ClientCounters
     public void Rebase()
     {
         _brokerCpu = _context.Broker?.ReadCpuTime();
+        _proxyCpu = _context.Network?.CpuSeconds;
         _process = ProcessResources.Now();
     }
 
@@ -52,6 +55,8 @@ internal sealed class ClientCounters
     public (IReadOnlyDictionary<string, double>? PerMessage, RunResources Resources) Stop(long messages, long harnessAllocatedBytes = 0, long? recordsOnTopic = null)
     {
         var process = ProcessResources.Now();
+        // The proxies' threads run in this process: their CPU is read at the same edges and kept out of the client's.
+        var proxyCpu = _proxyCpu is { } proxyBefore && _context.Network?.CpuSeconds is { } proxyAfter ? proxyAfter - proxyBefore : (double?)null;
         var resident = ResidentMemory.Now();
         _context.Profiler?.Disable();
         var perMessage = PerMessage(_context.Client, _counters, messages);
@@ -73,6 +78,7 @@ internal sealed class ClientCounters
             RuntimeHeapUsedBytes = runtime?.HeapUsedBytes,
             RssGrowthBytes = resident - _resident,
             BrokerCpuSeconds = brokerCpu?.TotalSeconds,
+            ProxyCpuSeconds = proxyCpu,
             TopicBytesOnDisk = disk,
             DiskBytesPerPayloadByte = disk is { } bytes && payloadBytes > 0 ? bytes / (double)payloadBytes : null,
         });

@@ -38,6 +38,10 @@ public sealed record ScenarioContext
     /// <summary>Reads the broker's CPU and the topic's bytes on disk around the timed section; none when <see langword="null"/>.</summary>
     public IBrokerProbe? Broker { get; init; }
 
+    /// <summary>The shaping proxies this run goes through, in this process: their threads' CPU is read around the timed
+    /// section and kept out of the client's; none when <see langword="null"/>.</summary>
+    public INetworkShaper? Network { get; init; }
+
     /// <summary>Reads the broker's request metrics and collections per interval (with <see cref="Breakdown"/>); none when
     /// <see langword="null"/>.</summary>
     public IBrokerBreakdown? BrokerBreakdown { get; init; }

@@ -62,6 +62,22 @@ public class RunResourcesTests
     }
 
     [Fact]
+    public async Task Produce_ThroughShapingProxies_TheirCpuIsReadAtTheSameEdgesAndKeptOutOfTheClients()
+    {
+        const int Count = 200_000;
+        var context = await ContextAsync(new ProbedClient(allocateBytesPerSend: 64), Count, broker: null);
+        var proxies = new FakeShaper(step: 0.001);
+        context = context with { Network = proxies };
+
+        var r = Scenario.Produce.Run(context, TestRunContext.Current).Resources!;
+
+        Assert.Equal(2, proxies.Readings); // once at each edge of the timed section
+        Assert.Equal(0.001, r.ProxyCpuSeconds!.Value, 9);
+        Assert.Equal(Math.Max(0, r.CpuUserSeconds + r.CpuSystemSeconds - 0.001), r.CpuSeconds, 9);
+        Assert.True(r.CpuSeconds > 0, $"CPU {r.CpuSeconds} s");
+    }
+
+    [Fact]
     public async Task RunAsync_ConnectionWithBrokerProbe_CellsHoldMediansAndTheTablesShowThem()
     {
         var plan = new BenchmarkPlanBuilder().Clients("probed").Scenarios(ScenarioKind.Produce, ScenarioKind.Roundtrip)
@@ -117,6 +133,27 @@ public class RunResourcesTests
         long before = GC.GetAllocatedBytesForCurrentThread();
         for (int i = 0; i < 1_000; i++) ProcessResources.Now();
         Assert.Equal(before, GC.GetAllocatedBytesForCurrentThread());
+    }
+
+    /// <summary>Proxies whose threads ran <c>step</c> seconds more at every reading.</summary>
+    private sealed class FakeShaper(double step) : INetworkShaper
+    {
+        private double _cpu;
+
+        public int Readings { get; private set; }
+
+        public double? CpuSeconds
+        {
+            get
+            {
+                Readings++;
+                return _cpu += step;
+            }
+        }
+
+        public long ForwardedBytes => 0;
+
+        public Task<NetworkRecord> ShapeAsync(NetworkSpec spec, CancellationToken cancellationToken) => Task.FromResult(new NetworkRecord { Asked = spec.ToString() });
     }
 
     private static async Task<ScenarioContext> ContextAsync(IBenchClient client, long count, IBrokerProbe? broker)

@@ -322,7 +322,7 @@ public static class ResultTables
                 + "(native memory included: librdkafka's queues, the JVM) grew during the timed section; runtime = the client's own runtime (the JVM): "
                 + "its collection time per run and heap in use at the end; counters = the client's own counters per message; broker CPU = the embedded broker's process; "
                 + "disk = the topic's log segments after the run (MB = 10^6 bytes) and per payload byte sent"
-                + (proxy ? "; proxy CPU = every shaping proxy thread's (--network), on the same cores" : string.Empty)
+                + (proxy ? "; proxy CPU = every shaping proxy thread's (--network), on the same cores and in this process: user / sys include it, client CPU leaves it out" : string.Empty)
                 + ". – = not measured (e.g. broker figures on an external cluster)."),
             new ReportTable(
                 [Left("scenario"), Left("variant"), Left("client"), Right("messages"), Right("payload B"), Right("median msg/s"), Right("client CPU s"), Right("user / sys s"),
