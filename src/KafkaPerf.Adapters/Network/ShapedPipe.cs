@@ -15,6 +15,12 @@ internal sealed class ShapedPipe
     /// <summary>Bytes per buffer: a receive takes at most this much at once.</summary>
     internal const int SlotBytes = 16 * 1024;
 
+    /// <summary>How long before a chunk's due time its writer stops sleeping and spins: 100 µs, where the load generator
+    /// spins for 300. A proxy waits for every chunk of every link (thousands a second on a cluster at a rate), and spinning
+    /// 300 µs for each took half a core of 2 (docs/BENCHMARKS.md, "The clients against the round trip"); a sleep ends
+    /// about 50 µs late at the median, so 100 µs still covers most wake-ups.</summary>
+    internal static readonly long SpinTicks = (long)(TimeSpan.FromMicroseconds(100).TotalSeconds * System.Diagnostics.Stopwatch.Frequency);
+
     private readonly byte[][] _buffers = new byte[Slots][];
     private readonly int[] _lengths = new int[Slots];
     private readonly long[] _due = new long[Slots];
@@ -136,7 +142,7 @@ internal sealed class ShapedPipe
                     if (_closed) return;
                     slot = _head;
                 }
-                PreciseWait.Until(_due[slot], _stop);
+                PreciseWait.Until(_due[slot], SpinTicks, _stop);
                 // A partition holds what is due until it heals: the connection stays open and silent, and nothing is lost.
                 // A connection closed meanwhile (the client gave up on it) wakes the writer to end, not to send.
                 if (!_owner.Flowing.IsSet)

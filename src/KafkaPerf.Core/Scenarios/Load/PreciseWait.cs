@@ -47,19 +47,27 @@ public static unsafe partial class PreciseWait
     /// <param name="timestamp">The moment.</param>
     /// <param name="cancellationToken">Ends the wait early.</param>
     /// <exception cref="OperationCanceledException">The token was cancelled.</exception>
-    public static void Until(long timestamp, CancellationToken cancellationToken)
+    public static void Until(long timestamp, CancellationToken cancellationToken) => Until(timestamp, s_spinTicks, cancellationToken);
+
+    /// <summary>Returns at or just after <paramref name="timestamp"/>, spinning for the last <paramref name="spinTicks"/>
+    /// only: a caller that waits thousands of times a second trades a little lateness for CPU.</summary>
+    /// <param name="timestamp">The moment (a <see cref="Stopwatch.GetTimestamp"/> value).</param>
+    /// <param name="spinTicks">How long before the moment to stop sleeping and spin, in <see cref="Stopwatch"/> ticks.</param>
+    /// <param name="cancellationToken">Ends the wait early.</param>
+    /// <exception cref="OperationCanceledException">The token was cancelled.</exception>
+    public static void Until(long timestamp, long spinTicks, CancellationToken cancellationToken)
     {
         while (true)
         {
             long remaining = timestamp - Stopwatch.GetTimestamp();
             if (remaining <= 0) return;
-            if (remaining <= s_spinTicks)
+            if (remaining <= spinTicks)
             {
                 Spin(timestamp);
                 return;
             }
             cancellationToken.ThrowIfCancellationRequested();
-            long wakeAt = timestamp - s_spinTicks;
+            long wakeAt = timestamp - spinTicks;
             if (wakeAt - Stopwatch.GetTimestamp() > s_sliceTicks) wakeAt = Stopwatch.GetTimestamp() + s_sliceTicks;
             Sleep(wakeAt);
         }
