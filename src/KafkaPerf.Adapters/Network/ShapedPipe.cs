@@ -17,7 +17,7 @@ internal sealed class ShapedPipe
 
     /// <summary>How long before a chunk's due time its writer stops sleeping and spins: 100 µs, where the load generator
     /// spins for 300. A proxy waits for every chunk of every link (thousands a second on a cluster at a rate), and spinning
-    /// 300 µs for each took half a core of 2 (docs/BENCHMARKS.md, "The clients against the round trip"); a sleep ends
+    /// 300 µs for each took up to two thirds of a core of 2 (docs/BENCHMARKS.md, "The shaping proxy's spin margin"); a sleep ends
     /// about 50 µs late at the median, so 100 µs still covers most wake-ups.</summary>
     internal static readonly long SpinTicks = (long)(TimeSpan.FromMicroseconds(100).TotalSeconds * System.Diagnostics.Stopwatch.Frequency);
 

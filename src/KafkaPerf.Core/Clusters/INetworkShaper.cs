@@ -6,7 +6,8 @@ namespace KafkaPerf.Clusters;
 /// <summary>The shaping proxies in front of a cluster's nodes (<c>--network</c>), as the runner sees them: it sets each
 /// run's spec before the run and reads what the proxies cost around it. Clients never see it: they only reach the proxies'
 /// addresses, which the nodes advertise.</summary>
-/// <remarks>Called by one runner at a time, between runs.</remarks>
+/// <remarks>Shaped by one runner at a time, between runs; <see cref="CpuSeconds"/> is also read at the edges of a run's
+/// timed section, to keep the proxies' CPU out of the client's.</remarks>
 public interface INetworkShaper
 {
     /// <summary>Shapes every link as <paramref name="spec"/> asks, from now on; the first time a spec is asked, measures the
