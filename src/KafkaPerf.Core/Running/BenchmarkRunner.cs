@@ -170,7 +170,10 @@ public sealed class BenchmarkRunner
                 var cellRuns = order.Select((o, i) => new RunDescriptor(firstSequence + i, totalRuns, cell, o.Client, o.Repetition,
                     TopicNaming.For(plan.TopicPrefix, o.Client, cell.MessageCount, cell.PayloadBytes, firstSequence + i))).ToList();
                 // Without faults or workers, a run's topic is created ahead, together with those of the next runs.
-                ahead = Remote is null && plan.Faults.Count == 0 ? new TopicsAhead(_runs, plan) : null;
+                bool fillsOnce = TopicsAhead.FillsOnce(plan, cell);
+                ahead = Remote is null && plan.Faults.Count == 0
+                    ? new TopicsAhead(_runs, plan, cellRuns, name => fillsOnce && UsesCluster(name) && clients[name] is not IReferenceClient)
+                    : null;
 
                 foreach (var (name, repetition) in order)
                 {
@@ -186,12 +189,12 @@ public sealed class BenchmarkRunner
                     Checkpoints?.OnRunStarting(run, () => Whole(running: true));
                     inProgress = run;
                     using var runSpan = KafkaPerfTelemetry.StartRun(run);
-                    if (ahead is not null && !ahead.Holds(run))
+                    if (ahead is not null && ahead.NeedsTopic(run))
                         await ahead.CreateAsync([.. cellRuns.Skip(sequence - firstSequence).Select(r => (r, clients[r.Client]))], runTokens.Token);
                     var record = Remote is { } remote
                         ? await _runs.RunRemoteAsync(remote, run, plan, warnings, runTokens.Token)
                         : await _runs.RunOneAsync(plan, run, clients[name], payload, warnings, progress, broker, undeleted, null, runTokens.Token,
-                            cancellationToken, ahead?.Take(run));
+                            cancellationToken, ahead?.Take(run), ahead);
                     if (record.Faults is not null && abortReason is null && broker.Exit is null)
                     {
                         // No run starts on a damaged cluster: the node back, every replica in sync, leaders where they were.

@@ -52,19 +52,27 @@ internal sealed class RunExecutor
     }
 
     /// <summary>One run: its topic created and the cluster ready for it, unless <paramref name="prepared"/> says how that
-    /// went already (<see cref="TopicsAhead"/>), the scenario, the topic deleted.</summary>
+    /// went already (<see cref="TopicsAhead"/>), the scenario, the topic deleted. A consume of a cell whose
+    /// <paramref name="cellTopics"/> keep a fill per client reads the topic an earlier run of its client filled, or fills
+    /// its own and keeps it for the next.</summary>
     internal async ValueTask<RunRecord> RunOneAsync(
         BenchmarkPlan plan, RunDescriptor run, IBenchClient client, byte[] payload, List<string> warnings,
         IBenchmarkProgress progress, BrokerWatch broker, List<(IBenchClient Client, string Topic)> undeleted,
-        Func<CancellationToken, Task>? beforeStart, CancellationToken runToken, CancellationToken cancellationToken, TopicOutcome? prepared = null)
+        Func<CancellationToken, Task>? beforeStart, CancellationToken runToken, CancellationToken cancellationToken, TopicOutcome? prepared = null,
+        TopicsAhead? cellTopics = null)
     {
         var cell = run.Cell;
         RunRecord? measurement = null;
         bool ownsTopic = true;
         bool faulted = false;
+        var fill = cellTopics?.FillFor(run, client);
+        // Its group stays its own, named after its own topic, whichever topic it reads.
+        string group = ScenarioContext.GroupOf(run.Topic);
+        bool readsFill = fill?.Acknowledged is not null;
+        if (readsFill) run = run with { Topic = fill!.Topic };
         try
         {
-            var topic = prepared ?? await CreateTopicAsync(plan, run, client, runToken);
+            var topic = readsFill ? new TopicOutcome(Owned: true, Error: null) : prepared ?? await CreateTopicAsync(plan, run, client, runToken);
             // Not created here, so not used and not deleted here either: it may be someone else's topic.
             ownsTopic = topic.Owned;
             if (topic.Error is { } notCreated)
@@ -77,7 +85,7 @@ internal sealed class RunExecutor
             // Before any client touches the topic, and outside every timed section: the controller has it, but a broker
             // that has not learned it yet fails a consumer bootstrapped there ("Subscribed topic not available"). A topic
             // created ahead was asked about with its batch.
-            if (prepared is null && await ReadyAsync(plan, run, readsBack: faulted, runToken) is { } notReady)
+            if (prepared is null && !readsFill && await ReadyAsync(plan, run, readsBack: faulted, runToken) is { } notReady)
             {
                 measurement = RunRecord.Failed(notReady);
                 return run.Record(measurement);
@@ -90,6 +98,8 @@ internal sealed class RunExecutor
                 {
                     Client = client,
                     Topic = run.Topic,
+                    GroupId = group,
+                    Fill = fill,
                     Partitions = plan.PartitionsOf(cell),
                     MessageCount = cell.MessageCount,
                     Payload = payload,
@@ -142,7 +152,10 @@ internal sealed class RunExecutor
         }
         finally
         {
-            if (ownsTopic && !plan.KeepTopics)
+            // A fill read or made by a run that succeeded stays for the client's next run; the cell's end deletes it.
+            bool keepsFill = fill?.Acknowledged is not null && measurement is { Succeeded: true } && !cancellationToken.IsCancellationRequested;
+            if (fill is not null && !keepsFill) cellTopics!.Drop(fill);
+            if (ownsTopic && !plan.KeepTopics && !keepsFill)
             {
                 if (broker.Exit is not null)
                 {
@@ -233,10 +246,12 @@ internal sealed class RunExecutor
 
     /// <summary>Waits until every broker knows the run's topic and its groups' coordinator answers, bounded by the stall
     /// timeout; <see langword="null"/> when ready (or nothing to wait for), otherwise the run's error.</summary>
-    internal async ValueTask<string?> ReadyAsync(BenchmarkPlan plan, RunDescriptor run, bool readsBack, CancellationToken runToken)
+    /// <param name="readers">The groups of the client's next runs, which read this run's topic (<see cref="TopicsAhead.FillFor"/>).</param>
+    internal async ValueTask<string?> ReadyAsync(BenchmarkPlan plan, RunDescriptor run, bool readsBack, CancellationToken runToken,
+        IReadOnlyList<string>? readers = null)
     {
         if (_connection.Readiness is not { } readiness || !_usesCluster(run.Client)) return null;
-        return await Faults.RunReadiness.AskAsync(readiness, run.Topic, readsBack, plan.StallTimeout, runToken) is { } why
+        return await Faults.RunReadiness.AskAsync(readiness, run.Topic, readsBack, plan.StallTimeout, runToken, readers) is { } why
             ? $"the cluster was not ready for the run (--stall-timeout): {why}"
             : null;
     }

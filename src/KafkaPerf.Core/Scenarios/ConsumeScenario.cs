@@ -4,11 +4,12 @@ using KafkaPerf.Measurement;
 namespace KafkaPerf.Scenarios;
 
 /// <summary>
-/// Consume: the topic is filled first (untimed, by the same client), then the timed section runs from partition
-/// assignment to the arrival of the last expected record. Every key 0..N-1 is checked exactly once. The read ends when
-/// every record has arrived or every partition has been read past its last acknowledged offset (then the records not seen
-/// are proven lost); a consume that stalls past the timeout before either ends as a failed run whose missing records are
-/// <em>not verified</em>, with where the read stopped.
+/// Consume: the topic is filled first (untimed, by the same client; once for its runs of a cell when the runner keeps the
+/// fill, <see cref="ScenarioContext.Fill"/>), then the timed section runs from partition assignment to the arrival of the
+/// last expected record. Every key 0..N-1 is checked exactly once. The read ends when every record has arrived or every
+/// partition has been read past its last acknowledged offset (then the records not seen are proven lost); a consume that
+/// stalls past the timeout before either ends as a failed run whose missing records are <em>not verified</em>, with where
+/// the read stopped.
 /// </summary>
 public sealed class ConsumeScenario : IScenario
 {
@@ -22,23 +23,20 @@ public sealed class ConsumeScenario : IScenario
         var clock = context.Clock;
         long expected = context.MessageCount;
 
-        var acknowledged = context.NewAcknowledgedOffsets(expected);
-        var prefill = new DeliveryCounter(clock, expected, trackLatency: false, acknowledged);
         using var watch = new StallWatch(context.StallTimeout, cancellationToken);
-        try
+        AcknowledgedOffsets acknowledged;
+        long delivered;
+        if (context.Fill?.Acknowledged is { } filled)
         {
-            watch.Watch("creating the producer that fills the topic", static () => 0);
-            using var producer = context.CreateProducer(prefill, watch.Token, measured: false);
-            if (ProduceScenario.SendAndFlush(producer, expected, context.Payload, prefill, watch, cancellationToken) is { } stall)
-                return new RunRecord { Sent = expected, Delivered = prefill.Delivered, Error = watch.Describe($"filling the topic before consuming, {stall}") };
+            // An earlier run of this client filled the topic: the same records, read from the start in a group of this run's.
+            (acknowledged, delivered) = (filled, context.Fill.Delivered);
         }
-        catch (Exception ex) when (ProduceScenario.Interrupted(ex, watch, cancellationToken))
+        else
         {
-            ProduceScenario.ThrowIfCancelled(ex, cancellationToken);
-            return new RunRecord { Sent = expected, Error = watch.Describe("filling the topic before consuming, no record sent") };
+            acknowledged = context.NewAcknowledgedOffsets(expected);
+            if (FillTopic(context, acknowledged, watch, out delivered, cancellationToken) is { } notFilled) return notFilled;
+            context.Fill?.Keep(acknowledged, delivered);
         }
-        if (prefill.DescribeShortfall(expected, "filling the topic before consuming") is { } prefillError)
-            return new RunRecord { Sent = expected, Delivered = prefill.Delivered, Error = prefillError };
 
         using var sink = new VerifyingRecordSink(clock, Verifier(context.Settings, expected), context.NewReadPositions(), context.Payload, context.CheckPayload,
             RecordIdInValue.Prefix(context.Settings));
@@ -94,7 +92,7 @@ public sealed class ConsumeScenario : IScenario
                 ? new TickConverter(clock.Frequency).ToSeconds(sink.CompletedAt - sink.AssignedAt)
                 : double.NaN,
             Sent = expected,
-            Delivered = prefill.Delivered,
+            Delivered = delivered,
             Received = sink.Received,
             Duplicates = verifier.Duplicates,
             Unexpected = verifier.Unexpected,
@@ -106,6 +104,31 @@ public sealed class ConsumeScenario : IScenario
             Resources = resources,
             Breakdown = breakdown?.Result,
         }.With(read);
+    }
+
+    /// <summary>Fills the topic with records 0..N-1, untimed, by the run's client: the run's error when it could not.</summary>
+    private static RunRecord? FillTopic(ScenarioContext context, AcknowledgedOffsets acknowledged, StallWatch watch, out long delivered,
+        CancellationToken cancellationToken)
+    {
+        long expected = context.MessageCount;
+        var prefill = new DeliveryCounter(context.Clock, expected, trackLatency: false, acknowledged);
+        delivered = 0;
+        try
+        {
+            watch.Watch("creating the producer that fills the topic", static () => 0);
+            using var producer = context.CreateProducer(prefill, watch.Token, measured: false);
+            if (ProduceScenario.SendAndFlush(producer, expected, context.Payload, prefill, watch, cancellationToken) is { } stall)
+                return new RunRecord { Sent = expected, Delivered = prefill.Delivered, Error = watch.Describe($"filling the topic before consuming, {stall}") };
+        }
+        catch (Exception ex) when (ProduceScenario.Interrupted(ex, watch, cancellationToken))
+        {
+            ProduceScenario.ThrowIfCancelled(ex, cancellationToken);
+            return new RunRecord { Sent = expected, Error = watch.Describe("filling the topic before consuming, no record sent") };
+        }
+        delivered = prefill.Delivered;
+        return prefill.DescribeShortfall(expected, "filling the topic before consuming") is { } prefillError
+            ? new RunRecord { Sent = expected, Delivered = delivered, Error = prefillError }
+            : null;
     }
 
     /// <summary>Keys 0..N-1 each once, except - with aborted transactions - those of the aborted ones, never.</summary>

@@ -84,8 +84,22 @@ public sealed record ScenarioContext
     /// <returns>The id.</returns>
     public string? InstanceIdOf(int member) => Settings.StaticMembership == true ? $"{GroupId}-member-{member}" : null;
 
-    /// <summary>The consumer group of this run.</summary>
-    public string GroupId => Topic + "__group";
+    /// <summary>The consumer group of this run: its own, also when it reads a topic another run filled (by default the
+    /// topic's name and <c>__group</c>).</summary>
+    public string GroupId
+    {
+        get => _groupId ?? GroupOf(Topic);
+        init => _groupId = value;
+    }
+
+    private readonly string? _groupId;
+
+    /// <summary>The consumer group of the run whose own topic is <paramref name="topic"/>.</summary>
+    internal static string GroupOf(string topic) => topic + "__group";
+
+    /// <summary>A consume's topic filled once for its client's runs in the cell: the run fills it when nothing filled it
+    /// yet, and reads it without filling when a run before it did; <see langword="null"/>: the run fills its own topic.</summary>
+    internal TopicFill? Fill { get; init; }
 
     /// <summary>A ledger of the offsets at which this run's records are acknowledged, for the reads' proofs: the records
     /// of aborted transactions are left out (a reader of committed records never sees them).</summary>

@@ -16,7 +16,7 @@ public sealed class TopicsAheadTests
     public async Task RunAsync_ACell_CreatesItsTopicsAndAsksTheClusterBeforeItsFirstRunAndDeletesEachRightAfterItsRun()
     {
         var log = new Log();
-        var plan = new BenchmarkPlanBuilder().Clients("cluster").Scenarios(ScenarioKind.Produce, ScenarioKind.Consume).MessageCounts(100)
+        var plan = new BenchmarkPlanBuilder().Clients("cluster").Scenarios(ScenarioKind.Produce, ScenarioKind.Roundtrip).MessageCounts(100)
             .PayloadSizes(10).Repeat(3).Build();
 
         var result = await Runner(log).RunAsync(plan, cancellationToken: TestRunContext.Current);
@@ -63,6 +63,84 @@ public sealed class TopicsAheadTests
         }
         // The last one before the plan returns.
         Assert.Contains((result.Runs[^1].Topic, "deleted"), events);
+    }
+
+    [Fact]
+    public async Task RunAsync_AConsumeCell_FillsOneTopicReadByEveryRunInAGroupOfItsOwnAndDeletesItWhenTheCellEnds()
+    {
+        var log = new Log();
+        var plan = new BenchmarkPlanBuilder().Clients("cluster").Scenarios(ScenarioKind.Consume, ScenarioKind.Produce).MessageCounts(100)
+            .PayloadSizes(10).Repeat(3).Build();
+
+        var result = await Runner(log).RunAsync(plan, cancellationToken: TestRunContext.Current);
+
+        Assert.All(result.Runs, r => Assert.True(r.Succeeded, r.Error));
+        var consumes = result.Runs.Where(r => r.Scenario == ScenarioKind.Consume).ToList();
+        Assert.Equal(4, consumes.Count);
+        // Every run read every record of the one topic its first run filled: one producer, four groups.
+        var topic = Assert.Single(consumes.Select(r => r.Topic).Distinct());
+        Assert.All(consumes, r => Assert.Equal((100, 100, 0), (r.Delivered, r.Received, r.Lost)));
+        var events = log.All.Where(e => e.Topic == topic).Select(e => e.What).ToList();
+        Assert.Single(events, e => e == "producer");
+        var groups = events.Where(e => e.StartsWith("consumer ", StringComparison.Ordinal)).ToList();
+        Assert.Equal(4, groups.Distinct().Count());
+        // Created once, the cluster asked about every group that reads it before any client started, deleted once after the
+        // last read and before the next cell's first client.
+        Assert.Equal(["create", "ready", "producer"], events.Take(3));
+        Assert.Equal(["delete", "deleted"], events.TakeLast(2));
+        Assert.Equal(groups.Select(g => g["consumer ".Length..]).Order(), log.GroupsAsked(topic).Order());
+        int deleted = log.All.IndexOf((topic, "deleted"));
+        int nextCell = log.All.FindIndex(e => e.Topic == result.Runs.First(r => r.Scenario == ScenarioKind.Produce).Topic && e.What == "producer");
+        Assert.InRange(deleted, 0, nextCell);
+        Assert.Equal(log.Created.Order(), log.Deleted.Order());
+    }
+
+    [Fact]
+    public async Task RunAsync_AReadOfTheFillFails_ThatRunDeletesItAndTheNextRunFillsATopicOfItsOwn()
+    {
+        var log = new Log();
+        var plan = new BenchmarkPlanBuilder().Clients("cluster").Scenarios(ScenarioKind.Consume).MessageCounts(100).PayloadSizes(10).Repeat(3).Build();
+        string second = TopicNaming.For(plan.TopicPrefix, "cluster", 100, 10, 2);
+
+        var result = await Runner(log, refuses: group => group == ScenarioContext.GroupOf(second)).RunAsync(plan, cancellationToken: TestRunContext.Current);
+
+        Assert.Equal([true, false, true, true], result.Runs.Select(r => r.Succeeded));
+        Assert.Contains("refused", result.Runs[1].Error);
+        // The failed run read the warm-up's fill, then deleted it; the third filled its own, which the fourth read.
+        Assert.Equal(result.Runs[0].Topic, result.Runs[1].Topic);
+        Assert.Equal((TopicNaming.For(plan.TopicPrefix, "cluster", 100, 10, 3), result.Runs[2].Topic), (result.Runs[2].Topic, result.Runs[3].Topic));
+        Assert.Equal(2, log.All.Count(e => e.What == "producer"));
+        Assert.InRange(log.All.IndexOf((result.Runs[0].Topic, "deleted")), 0, log.All.IndexOf((result.Runs[2].Topic, "create")));
+        Assert.Equal(log.Created.Order(), log.Deleted.Order());
+    }
+
+    [Fact]
+    public async Task RunAsync_CancelledWithinAConsumeCell_DeletesTheFill()
+    {
+        var log = new Log();
+        var plan = new BenchmarkPlanBuilder().Clients("cluster").Scenarios(ScenarioKind.Consume).MessageCounts(100).PayloadSizes(10).Repeat(5).Build();
+        using var cts = new CancellationTokenSource();
+
+        var result = await Runner(log).RunAsync(plan, new CancelAfterRun(cts), cts.Token);
+
+        Assert.True(result.Cancelled);
+        Assert.True(Assert.Single(result.Runs).Succeeded);
+        Assert.Equal(log.Created.Order(), log.Deleted.Order());
+    }
+
+    [Fact]
+    public async Task RunAsync_KeepTopics_FillsATopicPerConsume()
+    {
+        var log = new Log();
+        var plan = new BenchmarkPlanBuilder().Clients("cluster").Scenarios(ScenarioKind.Consume).MessageCounts(100).PayloadSizes(10).Repeat(2)
+            .Topics(keep: true).Build();
+
+        var result = await Runner(log).RunAsync(plan, cancellationToken: TestRunContext.Current);
+
+        Assert.All(result.Runs, r => Assert.True(r.Succeeded, r.Error));
+        Assert.Equal(3, result.Runs.Select(r => r.Topic).Distinct().Count());
+        Assert.Equal(3, log.All.Count(e => e.What == "producer"));
+        Assert.Empty(log.Deleted);
     }
 
     [Theory]
@@ -114,8 +192,9 @@ public sealed class TopicsAheadTests
         Assert.Equal(log.Created.Order(), log.Deleted.Order());
     }
 
-    private static BenchmarkRunner Runner(Log log, Func<string, string?>? notReady = null, TimeSpan deleteDelay = default) =>
-        new(new ClientRegistry([new LoggedClusterFactory(log.Add, deleteDelay: deleteDelay)]), new ClusterConnection("cluster.invalid:9092") { Readiness = new Readiness(log, notReady) });
+    private static BenchmarkRunner Runner(Log log, Func<string, string?>? notReady = null, TimeSpan deleteDelay = default, Func<string, bool>? refuses = null) =>
+        new(new ClientRegistry([new LoggedClusterFactory(log.Add, deleteDelay: deleteDelay, refuses: refuses)]),
+            new ClusterConnection("cluster.invalid:9092") { Readiness = new Readiness(log, notReady) });
 
     /// <summary>What happened to which topic, in order, and how many topics (and partitions) existed at most at once.</summary>
     private sealed class Log
@@ -137,6 +216,22 @@ public sealed class TopicsAheadTests
 
         public List<string> Deleted => [.. All.Where(e => e.What == "delete").Select(e => e.Topic)];
 
+        private readonly Dictionary<string, List<string>> _groups = [];
+
+        public List<string> GroupsAsked(string topic)
+        {
+            lock (_events) return _groups.TryGetValue(topic, out var groups) ? [.. groups] : [];
+        }
+
+        public void Asked(string topic, IEnumerable<string> groups)
+        {
+            lock (_events)
+            {
+                if (!_groups.TryGetValue(topic, out var list)) _groups[topic] = list = [];
+                list.AddRange(groups);
+            }
+        }
+
         public void Add(string topic, string what)
         {
             lock (_events)
@@ -153,6 +248,7 @@ public sealed class TopicsAheadTests
         public ValueTask<string?> WaitUntilReadyAsync(string topic, IReadOnlyList<string> groups, TimeSpan timeout, CancellationToken cancellationToken)
         {
             log.Add(topic, "ready");
+            log.Asked(topic, groups);
             return ValueTask.FromResult(notReady?.Invoke(topic));
         }
     }

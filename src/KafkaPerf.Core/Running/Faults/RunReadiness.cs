@@ -1,6 +1,7 @@
 using KafkaPerf.Clients;
 using KafkaPerf.Clusters;
 using KafkaPerf.Measurement;
+using KafkaPerf.Scenarios;
 
 namespace KafkaPerf.Running.Faults;
 
@@ -11,17 +12,19 @@ internal static class RunReadiness
     /// <summary>The consumer groups of a run on <paramref name="topic"/>: the scenario's (<c>ScenarioContext.GroupId</c>)
     /// and, for a run with faults, the read-back's (<see cref="FaultRun.ReadBackGroup"/>).</summary>
     internal static IReadOnlyList<string> GroupsOf(string topic, bool readsBack) =>
-        readsBack ? [topic + "__group", FaultRun.ReadBackGroup(topic)] : [topic + "__group"];
+        readsBack ? [ScenarioContext.GroupOf(topic), FaultRun.ReadBackGroup(topic)] : [ScenarioContext.GroupOf(topic)];
 
     /// <summary>Asks <paramref name="readiness"/> about a run's topic and groups; an exception becomes the line too (the
     /// plan goes on, or stops, as for any cluster that is not ready).</summary>
     /// <returns><see langword="null"/> when ready; otherwise what was not, in one line.</returns>
+    /// <param name="readers">The groups of other runs that will read the topic (<see cref="ScenarioContext.Fill"/>), asked about too.</param>
     internal static async ValueTask<string?> AskAsync(IClusterReadiness readiness, string topic, bool readsBack, TimeSpan timeout,
-        CancellationToken cancellationToken)
+        CancellationToken cancellationToken, IReadOnlyList<string>? readers = null)
     {
         try
         {
-            return await readiness.WaitUntilReadyAsync(topic, GroupsOf(topic, readsBack), timeout, cancellationToken).ConfigureAwait(false);
+            var groups = readers is { Count: > 0 } ? [.. GroupsOf(topic, readsBack), .. readers] : GroupsOf(topic, readsBack);
+            return await readiness.WaitUntilReadyAsync(topic, groups, timeout, cancellationToken).ConfigureAwait(false);
         }
         catch (Exception ex) when (ex is not OperationCanceledException and not OutOfMemoryException)
         {

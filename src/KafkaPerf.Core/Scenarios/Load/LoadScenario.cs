@@ -40,8 +40,11 @@ public sealed partial class LoadScenario : IScenario
     public static bool Applies(ScenarioContext context)
     {
         ArgumentNullException.ThrowIfNull(context);
-        return context.Load is not null || context.Producers > 1 || context.Consumers > 1;
+        return Applies(context.Load, context.Producers, context.Consumers);
     }
+
+    /// <summary>Whether a run of this load, producers and consumers is a load run.</summary>
+    internal static bool Applies(RateLoad? load, int producers, int consumers) => load is not null || producers > 1 || consumers > 1;
 
     /// <summary>The load scenario of a kind.</summary>
     /// <param name="kind">Produce, consume or roundtrip.</param>
