@@ -23,6 +23,7 @@ internal sealed class ConfluentClient : IBenchClient
     private readonly LibrdkafkaBinding _binding;
     private readonly ConfluentClientOptions _options;
     private readonly IAdminClient _admin;
+    private readonly ConfluentTopicCreations _creations;
     private readonly ConfluentStyle _style;
     private readonly string _name;
 
@@ -47,6 +48,7 @@ internal sealed class ConfluentClient : IBenchClient
             _admin.Dispose();
             throw;
         }
+        _creations = new ConfluentTopicCreations(_admin, options.MetadataTimeout);
         var details = new Dictionary<string, string>(StringComparer.Ordinal) { ["Confluent.Kafka"] = ConfluentNativeLibrary.ManagedVersion };
         foreach (var (key, value) in binding.DetailEntries()) details[key] = value;
         Details = details;
@@ -93,21 +95,12 @@ internal sealed class ConfluentClient : IBenchClient
     public async ValueTask CreateTopicAsync(TopicSpec topic, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(topic);
-        try
+        // With the other topics asked for at the same time, in one request (ConfluentTopicCreations).
+        await _creations.CreateAsync(new TopicSpecification
         {
-            await _admin.CreateTopicsAsync(
-                [new TopicSpecification
-                {
-                    Name = topic.Name, NumPartitions = topic.Partitions, ReplicationFactor = topic.ReplicationFactor,
-                    Configs = topic.Configs.ToDictionary(),
-                }],
-                new CreateTopicsOptions { RequestTimeout = _options.MetadataTimeout, OperationTimeout = _options.MetadataTimeout })
-                .WaitAsync(cancellationToken).ConfigureAwait(false);
-        }
-        catch (CreateTopicsException ex) when (ex.Results.Any(r => r.Error.Code == ErrorCode.TopicAlreadyExists))
-        {
-            throw new TopicExistsException(topic.Name, ex);
-        }
+            Name = topic.Name, NumPartitions = topic.Partitions, ReplicationFactor = topic.ReplicationFactor,
+            Configs = topic.Configs.ToDictionary(),
+        }).WaitAsync(cancellationToken).ConfigureAwait(false);
         await WaitForMetadataAsync(_admin, topic.Name, present: true, _options.MetadataTimeout, cancellationToken).ConfigureAwait(false);
     }
 

@@ -335,7 +335,15 @@ internal sealed class RunExecutor
         using var shorten = cancellationToken.Register(static state => ((CancellationTokenSource)state!).CancelAfter(CancelledCleanup), timeout);
         try
         {
-            await client.DeleteTopicAsync(topic, timeout.Token);
+            var deletion = client.DeleteTopicAsync(topic, timeout.Token).AsTask();
+            // The plan's own broker ending takes its topics with it: nothing to wait for (a cell's kept fill is deleted
+            // when the cell ends, maybe just after a kill).
+            if (_connection.Ephemeral && _connection.BrokerExited is { } exited && await Task.WhenAny(deletion, exited) != deletion)
+            {
+                _ = deletion.ContinueWith(static t => _ = t.Exception, CancellationToken.None, TaskContinuationOptions.OnlyOnFaulted, TaskScheduler.Default);
+                return;
+            }
+            await deletion;
         }
         catch (OperationCanceledException) when (timeout.IsCancellationRequested)
         {
