@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.admin.Admin;
@@ -82,17 +83,7 @@ public final class BenchAdmin implements AutoCloseable {
                 sender.execute(this::sendWaiting);
             }
         }
-        KafkaFuture<Void> created;
-        try {
-            created = mine.get(timeoutMs, TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof Exception exception) throw exception;
-            throw e;
-        } catch (java.util.concurrent.TimeoutException e) {
-            throw new TimeoutException("No answer from the cluster within " + timeoutMs + " ms");
-        }
-        get(created);
+        get(get(mine));
         long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
         while (true) {
             try {
@@ -153,7 +144,8 @@ public final class BenchAdmin implements AutoCloseable {
         }
     }
 
-    private <T> T get(KafkaFuture<T> future) throws Exception {
+    /** A future's value within the time limit; its cause (TopicExistsException, ...) thrown as itself. */
+    private <T> T get(Future<T> future) throws Exception {
         try {
             return future.get(timeoutMs, TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
