@@ -154,7 +154,7 @@ internal sealed class RunExecutor
         {
             // A fill read or made by a run that succeeded stays for the client's next run; the cell's end deletes it.
             bool keepsFill = fill?.Acknowledged is not null && measurement is { Succeeded: true } && !cancellationToken.IsCancellationRequested;
-            if (fill is not null && !keepsFill) cellTopics!.Drop(fill);
+            if (fill is not null && !keepsFill) cellTopics!.Drop(run.Client);
             if (ownsTopic && !plan.KeepTopics && !keepsFill)
             {
                 if (broker.Exit is not null)

@@ -45,8 +45,11 @@ internal sealed class TopicsAhead(RunExecutor runs, BenchmarkPlan plan, IReadOnl
 
     /// <summary>Whether <paramref name="run"/> is expected to read a topic an earlier run of its client filled: not created
     /// ahead (it creates its own if that fill is gone).</summary>
-    private bool ReadsAFill(RunDescriptor run) =>
-        fillsOnce(run.Client) && cellRuns.First(r => string.Equals(r.Client, run.Client, StringComparison.OrdinalIgnoreCase)) != run;
+    private bool ReadsAFill(RunDescriptor run) => fillsOnce(run.Client) && RunsOf(run.Client).First() != run;
+
+    /// <summary>A client's runs of the cell, in their order.</summary>
+    private IEnumerable<RunDescriptor> RunsOf(string client) =>
+        cellRuns.Where(r => string.Equals(r.Client, client, StringComparison.OrdinalIgnoreCase));
 
     /// <summary>Creates the topics of the first runs of <paramref name="upcoming"/> (as many as <see cref="MaxTopics"/> and
     /// <see cref="MaxPartitions"/> allow, the first always), each with its run's client, all at once, then asks the cluster
@@ -91,16 +94,9 @@ internal sealed class TopicsAhead(RunExecutor runs, BenchmarkPlan plan, IReadOnl
         return fill;
     }
 
-    /// <summary>Forgets a fill whose run failed: that run deletes its topic, and the client's next run fills one of its own.</summary>
-    internal void Drop(TopicFill fill)
-    {
-        foreach (var (name, kept) in _fills)
-        {
-            if (kept.Fill != fill) continue;
-            _fills.Remove(name);
-            return;
-        }
-    }
+    /// <summary>Forgets a client's fill, whose run failed: that run deletes its topic, and the client's next run fills one
+    /// of its own.</summary>
+    internal void Drop(string client) => _fills.Remove(client);
 
     /// <summary>How creating a run's topic went, for the run itself to start from; the topic is then the run's to delete.</summary>
     /// <returns>The outcome; <see langword="null"/> when the topic was not created ahead.</returns>
@@ -138,7 +134,7 @@ internal sealed class TopicsAhead(RunExecutor runs, BenchmarkPlan plan, IReadOnl
         if (created.Error is not null) return created;
         // The groups of the client's runs that will read this topic are asked about with it.
         var readers = fillsOnce(run.Client) && !ReadsAFill(run)
-            ? cellRuns.Where(r => r != run && string.Equals(r.Client, run.Client, StringComparison.OrdinalIgnoreCase)).Select(r => ScenarioContext.GroupOf(r.Topic)).ToList()
+            ? RunsOf(run.Client).Where(r => r != run).Select(r => ScenarioContext.GroupOf(r.Topic)).ToList()
             : [];
         return await runs.ReadyAsync(plan, run, readsBack: false, runToken, readers) is { } notReady ? created with { Error = notReady } : created;
     }
