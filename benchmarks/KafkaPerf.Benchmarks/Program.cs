@@ -15,11 +15,16 @@ public static class Program
     /// <c>version-memory one|same2|two BOOTSTRAP [VERSION_FOLDER]</c> measure what a plugin adds to start-up and a second
     /// Confluent.Kafka version to memory, one JSON line per process (<see cref="PluginCosts"/>);
     /// <c>calibrate-history [TRIALS] [POOLED_TRIALS]</c> measures the gate against history (<see cref="HistoryCalibration"/>);
-    /// <c>store-cost [COUNT] [--result FILE] [--postgres FILE] [--keep]</c> what storing a result costs (<see cref="StoreCost"/>); anything
-    /// else goes to BenchmarkDotNet.
+    /// <c>store-cost [COUNT] [--result FILE] [--postgres FILE] [--keep]</c> what storing a result costs (<see cref="StoreCost"/>);
+    /// <c>librdkafka create-topics BOOTSTRAP [COUNT]</c> and <c>librdkafka client-start BOOTSTRAP</c> what librdkafka costs
+    /// around a run (<see cref="LibrdkafkaProbes"/>); anything else goes to BenchmarkDotNet.
     /// </summary>
     public static int Main(string[] args)
     {
+        if (args is ["librdkafka", "create-topics", var topicsBootstrap, ..])
+            return LibrdkafkaProbes.CreateTopicsAsync(topicsBootstrap, args.Length > 3 ? int.Parse(args[3], CultureInfo.InvariantCulture) : 12).GetAwaiter().GetResult();
+        if (args is ["librdkafka", "client-start", var startBootstrap])
+            return LibrdkafkaProbes.ClientStartAsync(startBootstrap).GetAwaiter().GetResult();
         if (args is ["confluent-paths", ..])
         {
             int rounds = args.Length > 1 ? int.Parse(args[1], CultureInfo.InvariantCulture) : 5;
