@@ -31,6 +31,8 @@ image_find_busybox
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/kafkaperf-tool-image.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+# A step that fails without a message of its own says which it was (CI once saw this script end after "building" with none).
+trap 'echo "build-tool-image: failed at line $LINENO: $BASH_COMMAND" >&2' ERR
 
 # The tool, as users' machines would get it from the package: framework-dependent, linux-x64 natives only.
 # What `dotnet build -c Release` made, when it did (the tests call this after the build); else a build of its own.
