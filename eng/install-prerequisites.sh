@@ -2,8 +2,9 @@
 # Installs what KafkaPerf needs beyond the .NET 10 SDK, each only when missing (idempotent), then fetches Kafka's jars:
 #  - a JDK 17+ (java for the embedded broker, javac/jar to build the small Java launcher at build time)
 #  - Maven, which fetches Apache Kafka's jars (eng/fetch-kafka.sh -> artifacts/kafka/libs)
+# with --references, what only `--references kcat` uses (the main command does not: it is not installed for it):
 #  - kcat, librdkafka's command-line client, the native reference in benchmarks
-# and with --tests, what only the tests need:
+# and with --tests, that and what only the tests need:
 #  - chromium, in which a test renders the HTML report headless to check its charts
 #  - perf (Debian's linux-perf), with which a test samples the tool for run --profile
 #  - a Docker engine (Debian's docker.io), started when it is not running, and a local Kafka image built from the
@@ -13,11 +14,12 @@
 # Debian/Ubuntu get the OS packages through apt-get (root or sudo); elsewhere it names what to install.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-tests=0
+tests=0 references=0
 for arg in "$@"; do
   case $arg in
-    --tests) tests=1 ;;
-    *) echo "install-prerequisites: unknown argument '$arg': give --tests (for the tests' own prerequisites) or nothing." >&2; exit 2 ;;
+    --tests) tests=1; references=1 ;;
+    --references) references=1 ;;
+    *) echo "install-prerequisites: unknown argument '$arg': give --references (kcat, for --references kcat), --tests (the tests' own prerequisites, kcat included) or nothing." >&2; exit 2 ;;
   esac
 done
 
@@ -27,7 +29,7 @@ if ! command -v javac >/dev/null 2>&1 && [ ! -x "${JAVA_HOME:-/nonexistent}/bin/
   if command -v apt-cache >/dev/null 2>&1 && ! apt-cache show openjdk-17-jdk-headless >/dev/null 2>&1; then need+=(default-jdk-headless); else need+=(openjdk-17-jdk-headless); fi
 fi
 if [ -z "${KAFKAPERF_KAFKA_HOME:-}" ] && ! command -v mvn >/dev/null 2>&1; then need+=(maven); fi
-command -v kcat >/dev/null 2>&1 || need+=(kcat)
+if [ "$references" = 1 ]; then command -v kcat >/dev/null 2>&1 || need+=(kcat); fi
 want_docker=$tests
 if [ "$tests" = 1 ]; then command -v chromium >/dev/null 2>&1 || need+=(chromium); fi
 if [ "$tests" = 1 ] && ! command -v perf >/dev/null 2>&1 && command -v apt-cache >/dev/null 2>&1 && apt-cache show linux-perf >/dev/null 2>&1; then need+=(linux-perf); fi
