@@ -30,6 +30,17 @@ public sealed record CellComparison
     /// <summary>Messages per second, A/B: above 100 % A is faster.</summary>
     public required Comparison MessagesPerSecond { get; init; }
 
+    /// <summary>Consume and roundtrip bursts: how much of the difference in median elapsed time (A − B) is the difference
+    /// in median time to the first record, as a fraction (1: all of it; above 1: the rest goes the other way; below 0: the
+    /// first record differs the other way); <see langword="null"/> when either cell has no time to the first record or
+    /// their median elapsed times are equal.</summary>
+    public double? StartUpShare { get; init; }
+
+    /// <summary>When the elapsed-time verdict is faster or slower and at least half of the difference is the first
+    /// record's wait (<see cref="StartUpShare"/> ≥ 0.5), what the tables add to it, e.g. <c>mostly start-up: first record
+    /// java 3.1 ms, confluent 101.2 ms; after it java's msg/s 90.12 % of confluent's</c>; <see langword="null"/> otherwise.</summary>
+    public string? StartUpCaveat { get; init; }
+
     /// <summary>A/B × 100 of the merged p50 latency, when both have latency.</summary>
     public double? LatencyP50RatioPercent { get; init; }
 
