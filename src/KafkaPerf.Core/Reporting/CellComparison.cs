@@ -36,10 +36,12 @@ public sealed record CellComparison
     /// their median elapsed times are equal.</summary>
     public double? StartUpShare { get; init; }
 
-    /// <summary>When the elapsed-time verdict is faster or slower and at least half of the difference is the first
-    /// record's wait (<see cref="StartUpShare"/> ≥ 0.5), what the tables add to it, e.g. <c>mostly start-up: first record
-    /// java 3.1 ms, confluent 101.2 ms; after it java's msg/s 90.12 % of confluent's</c>; <see langword="null"/> otherwise.</summary>
-    public string? StartUpCaveat { get; init; }
+    /// <summary>Whether the elapsed-time verdict is faster or slower and at least half of its difference is the wait for
+    /// the first record (<see cref="StartUpShare"/> ≥ 0.5). The tables then add a caveat to the verdict, from the two cells'
+    /// figures: <c>java faster (mostly start-up: first record java 3.1 ms, confluent 101.2 ms; after it java's msg/s
+    /// 90.12 % of confluent's)</c>. Left out of the JSON when false.</summary>
+    [System.Text.Json.Serialization.JsonIgnore(Condition = System.Text.Json.Serialization.JsonIgnoreCondition.WhenWritingDefault)]
+    public bool MostlyStartUp { get; init; }
 
     /// <summary>A/B × 100 of the merged p50 latency, when both have latency.</summary>
     public double? LatencyP50RatioPercent { get; init; }

@@ -131,7 +131,7 @@ public static class ResultSummarizer
                 : null,
         };
         var share = StartUp.Share(candidate, baseline);
-        return comparison with { StartUpShare = share, StartUpCaveat = StartUp.Caveat(comparison.ElapsedSeconds.Verdict, share, candidate, baseline) };
+        return comparison with { StartUpShare = share, MostlyStartUp = StartUp.Mostly(comparison.ElapsedSeconds.Verdict, share) };
     }
 
     /// <summary>What places a run in a cell of a client (exact on the offered rate, as the plan gave it to the run).</summary>

@@ -1,10 +1,9 @@
-using KafkaPerf.Reporting.Tables;
 using KafkaPerf.Statistics;
 
 namespace KafkaPerf.Reporting;
 
 /// <summary>How much of a consume or roundtrip comparison is the wait before the first record rather than a rate: the
-/// figures behind <see cref="CellComparison.StartUpShare"/> and <see cref="CellComparison.StartUpCaveat"/>.</summary>
+/// figures behind <see cref="CellComparison.StartUpShare"/> and <see cref="CellComparison.MostlyStartUp"/>.</summary>
 internal static class StartUp
 {
     /// <summary>The share of the difference in median elapsed time from which a verdict is called mostly start-up. At half,
@@ -25,21 +24,10 @@ internal static class StartUp
         return double.IsFinite(elapsed) && elapsed != 0 ? (a.Median - b.Median) / elapsed : null;
     }
 
-    /// <summary>The caveat a faster or slower verdict carries when at least <see cref="MostlyThreshold"/> of its
-    /// difference is the wait for the first record: both waits, and the candidate's rate after it against the baseline's.</summary>
+    /// <summary>Whether a verdict is mostly start-up: faster or slower, with at least <see cref="MostlyThreshold"/> of its
+    /// difference the wait for the first record.</summary>
     /// <param name="verdict">The elapsed-time verdict.</param>
     /// <param name="share">Its <see cref="Share"/>.</param>
-    /// <param name="candidate">A.</param>
-    /// <param name="baseline">B.</param>
-    /// <returns>The caveat; <see langword="null"/> when the verdict is neither faster nor slower, or the share is below the threshold.</returns>
-    public static string? Caveat(Verdict verdict, double? share, CellResult candidate, CellResult baseline)
-    {
-        if (verdict is not (Verdict.Faster or Verdict.Slower) || share is not >= MostlyThreshold) return null;
-        string a = candidate.Client, b = baseline.Client;
-        string waits = $"mostly start-up: first record {a} {Milliseconds(candidate.FirstRecordSeconds)} ms, {b} {Milliseconds(baseline.FirstRecordSeconds)} ms";
-        double? after = candidate.MessagesPerSecondAfterFirst?.Median / baseline.MessagesPerSecondAfterFirst?.Median;
-        return after is { } ratio && double.IsFinite(ratio) ? $"{waits}; after it {a}'s msg/s {ReportFigures.Percent(ratio)} % of {b}'s" : waits;
-    }
-
-    private static string Milliseconds(Summary? seconds) => ReportFigures.Value(seconds?.Median * 1000, "0.0");
+    /// <returns>Whether the verdict carries the caveat.</returns>
+    public static bool Mostly(Verdict verdict, double? share) => verdict is Verdict.Faster or Verdict.Slower && share >= MostlyThreshold;
 }

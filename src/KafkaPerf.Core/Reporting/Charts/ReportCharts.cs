@@ -113,7 +113,7 @@ public static class ReportCharts
                 var m = c.MessagesPerSecond;
                 // A verdict made mostly by the wait for the first record says so here too (the verdict table has the figures).
                 return new RatioHeatMap.Entry(double.IsFinite(m.ShiftRatio) ? m.ShiftRatio : m.MeanRatio,
-                    ReportFigures.Verdict(m.Verdict) + (c.StartUpCaveat is not null && m.Verdict is Statistics.Verdict.Faster or Statistics.Verdict.Slower ? " · start-up" : string.Empty));
+                    ReportFigures.Verdict(m.Verdict) + (c.MostlyStartUp && m.Verdict is Statistics.Verdict.Faster or Statistics.Verdict.Slower ? " · start-up" : string.Empty));
             }).ToList();
             rows.Add(new RatioHeatMap.Row(label, entries));
         }

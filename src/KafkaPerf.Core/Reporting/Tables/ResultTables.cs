@@ -35,7 +35,7 @@ public static class ResultTables
 
     private static ReportDocument Build(BenchmarkResult result) =>
         new ReportDocument("KafkaPerf results", Preamble(result),
-            [.. RateSearches(result), .. Ratios(result), .. Load(result), .. FaultTables.Section(result), .. RebalanceTables.Section(result), .. TransactionTables.Section(result), .. BacklogTables.Section(result), .. BreakdownTables.Section(result), PerClientStatistics(result), .. StartUpAndRate(result), .. Resources(result), .. CpuTables.Sections(result), .. Workers(result),
+            [.. RateSearches(result), .. Ratios(result), .. Load(result), .. FaultTables.Section(result), .. RebalanceTables.Section(result), .. TransactionTables.Section(result), .. BacklogTables.Section(result), .. BreakdownTables.Section(result), PerClientStatistics(result), .. StartUpTables.Section(result), .. Resources(result), .. CpuTables.Sections(result), .. Workers(result),
              .. Warnings(result), .. FailedRuns(result)]);
 
     /// <summary>The columns of <see cref="Runs"/>: a run's identity, its figures and resources, its load figures, its error.</summary>
@@ -159,7 +159,7 @@ public static class ResultTables
                     [
                         Count(c.MessageCount), Count(c.PayloadBytes), Percent(e.MeanRatio), Percent(e.ShiftRatio), Percent(shift ? e.ShiftRatioLow : e.MeanRatioLow),
                         Percent(shift ? e.ShiftRatioHigh : e.MeanRatioHigh), Percent(e.CoefficientOfVariationRatioPercent / 100),
-                        ReportFigures.Verdict(e.Verdict, candidate) + (c.StartUpCaveat is { } caveat ? $" ({caveat})" : string.Empty),
+                        ReportFigures.Verdict(e.Verdict, candidate) + StartUpTables.CaveatOf(result, c),
                     ];
                 }));
             yield return new ReportSection($"{Title(scenario)} · {variant} — {candidate} vs {baseline}",
@@ -310,31 +310,6 @@ public static class ResultTables
                 ];
             })),
     ]);
-
-    /// <summary>Consume and roundtrip cells: the wait for the first record apart from the rate after it, which a short run's
-    /// elapsed time mixes.</summary>
-    private static IEnumerable<ReportSection> StartUpAndRate(BenchmarkResult result)
-    {
-        var cells = result.Cells.Where(c => c.FirstRecordSeconds is not null).ToList();
-        if (cells.Count == 0) yield break;
-        yield return new ReportSection("Start-up and rate",
-        [
-            new ReportParagraph("Consume and roundtrip, medians over the measured runs: the time from the timed section's start (consume: the partitions' "
-                + "assignment; roundtrip: the first send) to the first record received, its share of the median elapsed time, and the rate after it "
-                + "(the records after the first over the time from the first to the last). A wait before the first record - librdkafka's consumer of a "
-                + "new group waits about 100 ms before its first fetch - weighs on a short run's elapsed time and msg/s without being a rate; a verdict "
-                + $"whose difference is at least {Value(StartUp.MostlyThreshold * 100, "0")} % that wait says \"mostly start-up\"."),
-            new ReportTable(
-                [Left("scenario"), Left("variant"), Left("client"), Right("messages"), Right("payload B"), Right("runs"), Right("median s"), Right("first record ms"),
-                 Right("first record % of elapsed"), Right("median msg/s"), Right("msg/s after first")],
-                cells.Select(string[] (c) =>
-                [
-                    Name(c.Scenario), c.Variant, c.Client, Count(c.MessageCount), Count(c.PayloadBytes), Count(c.Runs), Value(c.ElapsedSeconds.Median, "0.000000"),
-                    Value(c.FirstRecordSeconds!.Median * 1000, "0.00"), Percent(c.FirstRecordSeconds.Median / c.ElapsedSeconds.Median),
-                    Value(c.MessagesPerSecond.Median, "0"), Value(c.MessagesPerSecondAfterFirst?.Median, "0"),
-                ])),
-        ]);
-    }
 
     private static IEnumerable<ReportSection> Resources(BenchmarkResult result)
     {
