@@ -37,6 +37,14 @@ public sealed record CellResult
     /// <summary>Megabytes per second.</summary>
     public required Summary MegabytesPerSecond { get; init; }
 
+    /// <summary>Consume and roundtrip bursts: seconds from the timed section's start to the first record
+    /// (<see cref="RunRecord.FirstRecordSeconds"/>) over the successful measured runs; <see langword="null"/> for other cells.</summary>
+    public Summary? FirstRecordSeconds { get; init; }
+
+    /// <summary>Consume and roundtrip bursts: the rate after the first record (<see cref="RunRecord.MessagesPerSecondAfterFirst"/>)
+    /// over the successful measured runs; <see langword="null"/> for other cells.</summary>
+    public Summary? MessagesPerSecondAfterFirst { get; init; }
+
     /// <summary>Each successful run's elapsed seconds, in run order, for comparisons made from the runs themselves.</summary>
     [System.Text.Json.Serialization.JsonIgnore]
     public IReadOnlyList<double> ElapsedSamples { get; init; } = [];

@@ -44,6 +44,8 @@ public static class ResultSummarizer
                     ElapsedSeconds = SummaryOf(ok.Select(r => r.ElapsedSeconds)),
                     MessagesPerSecond = SummaryOf(ok.Select(r => r.MessagesPerSecond)),
                     MegabytesPerSecond = SummaryOf(ok.Select(r => r.MegabytesPerSecond)),
+                    FirstRecordSeconds = SummaryOrNull(ok.Select(r => r.FirstRecordSeconds)),
+                    MessagesPerSecondAfterFirst = SummaryOrNull(ok.Select(r => r.MessagesPerSecondAfterFirst)),
                     ElapsedSamples = [.. ok.Select(r => r.ElapsedSeconds)],
                     MessagesPerSecondSamples = [.. ok.Select(r => r.MessagesPerSecond)],
                     Latency = MergeLatency(ok.Select(r => r.LatencyHistogram)),
@@ -105,7 +107,7 @@ public static class ResultSummarizer
     {
         ArgumentNullException.ThrowIfNull(candidate);
         ArgumentNullException.ThrowIfNull(baseline);
-        return new CellComparison
+        var comparison = new CellComparison
         {
             Scenario = candidate.Scenario,
             MessageCount = candidate.MessageCount,
@@ -128,6 +130,8 @@ public static class ResultSummarizer
                 ? Comparison.Of(candidate.ResponseP99Samples, baseline.ResponseP99Samples, MetricDirection.LowerIsBetter, tolerance)
                 : null,
         };
+        var share = StartUp.Share(candidate, baseline);
+        return comparison with { StartUpShare = share, MostlyStartUp = StartUp.Mostly(comparison.ElapsedSeconds.Verdict, share) };
     }
 
     /// <summary>What places a run in a cell of a client (exact on the offered rate, as the plan gave it to the run).</summary>
@@ -136,6 +140,10 @@ public static class ResultSummarizer
     private static bool SameCell(CellResult a, CellResult b) =>
         a.Scenario == b.Scenario && a.MessageCount == b.MessageCount && a.PayloadBytes == b.PayloadBytes && a.Variant == b.Variant
         && a.OfferedRate == b.OfferedRate;
+
+    /// <summary>The summary of the values present; <see langword="null"/> when no run has one (a produce cell's first record).</summary>
+    private static Summary? SummaryOrNull(IEnumerable<double?> samples) =>
+        samples.OfType<double>().ToArray() is { Length: > 0 } values ? Summary.Of(values) : null;
 
     private static Summary SummaryOf(IEnumerable<double> samples)
     {

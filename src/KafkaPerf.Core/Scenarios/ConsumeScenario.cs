@@ -9,7 +9,8 @@ namespace KafkaPerf.Scenarios;
 /// last expected record. Every key 0..N-1 is checked exactly once. The read ends when every record has arrived or every
 /// partition has been read past its last acknowledged offset (then the records not seen are proven lost); a consume that
 /// stalls past the timeout before either ends as a failed run whose missing records are <em>not verified</em>, with where
-/// the read stopped.
+/// the read stopped. The time from the assignment to the first record is recorded apart
+/// (<see cref="RunRecord.FirstRecordSeconds"/>).
 /// </summary>
 public sealed class ConsumeScenario : IScenario
 {
@@ -86,11 +87,12 @@ public sealed class ConsumeScenario : IScenario
             : sink.AssignedAt == 0 ? $"no partition was assigned within {context.StallTimeout.TotalSeconds:0.#} s"
             : $"stalled: {verifier.Distinct} of {expected} records arrived ({sink.Received} with duplicates), nothing new for {context.StallTimeout.TotalSeconds:0.#} s";
 
+        bool timed = completed && sink.Error is null && sink.CompletedAt != 0;
+        var ticks = new TickConverter(clock.Frequency);
         return new RunRecord
         {
-            ElapsedSeconds = completed && sink.Error is null && sink.CompletedAt != 0
-                ? new TickConverter(clock.Frequency).ToSeconds(sink.CompletedAt - sink.AssignedAt)
-                : double.NaN,
+            ElapsedSeconds = timed ? ticks.ToSeconds(sink.CompletedAt - sink.AssignedAt) : double.NaN,
+            FirstRecordSeconds = timed && sink.FirstAt != 0 ? ticks.ToSeconds(Math.Max(0, sink.FirstAt - sink.AssignedAt)) : null,
             Sent = expected,
             Delivered = delivered,
             Received = sink.Received,

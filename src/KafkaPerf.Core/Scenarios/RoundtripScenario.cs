@@ -7,8 +7,9 @@ namespace KafkaPerf.Scenarios;
 /// Roundtrip: the consumer is assigned first; then records 0..N-1 are sent with their ids as keys, each one's send time
 /// (<c>Stopwatch.GetTimestamp()</c> in the same process, so no clock skew) noted just before, and the consumer records
 /// produce→consume latency for every record's first arrival. The timed section runs from the first send to the last
-/// arrival. Every id is checked exactly once; a record is lost only when the read of its partition went past the offset
-/// at which it was acknowledged.
+/// arrival; the time from the first send to the first arrival is recorded apart (<see cref="RunRecord.FirstRecordSeconds"/>).
+/// Every id is checked exactly once; a record is lost only when the read of its partition went past the offset at which it
+/// was acknowledged.
 /// </summary>
 /// <remarks>The send times take 8 bytes per record, allocated before timing.</remarks>
 public sealed class RoundtripScenario : IScenario
@@ -103,6 +104,9 @@ public sealed class RoundtripScenario : IScenario
         return new RunRecord
         {
             ElapsedSeconds = error is null && sink.LastAt != 0 ? new TickConverter(clock.Frequency).ToSeconds(sink.LastAt - firstSend) : double.NaN,
+            FirstRecordSeconds = error is null && sink.LastAt != 0 && sink.FirstAt != 0
+                ? new TickConverter(clock.Frequency).ToSeconds(Math.Max(0, sink.FirstAt - firstSend))
+                : null,
             Sent = assigned ? expected : 0,
             Delivered = deliveries.Delivered,
             Received = received,

@@ -49,6 +49,18 @@ public sealed record RunRecord
     /// <summary>Payload megabytes (10^6 bytes) per second.</summary>
     public double MegabytesPerSecond { get; init; } = double.NaN;
 
+    /// <summary>Consume and roundtrip bursts: seconds from the timed section's start (consume: the partitions' assignment;
+    /// roundtrip: the first send) to the first record received, part of <see cref="ElapsedSeconds"/>; <see langword="null"/>
+    /// for other runs and for a failed one.</summary>
+    /// <remarks>A start-up wait (librdkafka's consumer of a new group waits about 100 ms before its first fetch) shows here,
+    /// not in <see cref="MessagesPerSecondAfterFirst"/>.</remarks>
+    public double? FirstRecordSeconds { get; init; }
+
+    /// <summary>The rate after the first record: the records after it (<see cref="MessageCount"/> − 1) over the time from it
+    /// to the last expected record (<see cref="ElapsedSeconds"/> − <see cref="FirstRecordSeconds"/>); <see langword="null"/>
+    /// until <see cref="Summarized"/>, without <see cref="FirstRecordSeconds"/>, and for a run of one record.</summary>
+    public double? MessagesPerSecondAfterFirst { get; init; }
+
     /// <summary>Records sent.</summary>
     public long Sent { get; init; }
 
@@ -221,10 +233,13 @@ public sealed record RunRecord
     {
         bool timed = Succeeded && ElapsedSeconds > 0;
         double messagesPerSecond = timed ? MessageCount / ElapsedSeconds : double.NaN;
+        double? first = Succeeded ? FirstRecordSeconds : null;
         return this with
         {
             ElapsedSeconds = Succeeded ? ElapsedSeconds : double.NaN,
             MessagesPerSecond = messagesPerSecond,
+            FirstRecordSeconds = first,
+            MessagesPerSecondAfterFirst = timed && first is { } f && ElapsedSeconds > f && MessageCount > 1 ? (MessageCount - 1) / (ElapsedSeconds - f) : null,
             MegabytesPerSecond = timed ? messagesPerSecond * PayloadBytes / 1e6 : double.NaN,
             Error = Error ?? (Succeeded ? null : VerificationError),
             Latency = Summary(LatencyHistogram),

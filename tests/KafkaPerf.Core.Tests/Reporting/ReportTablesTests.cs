@@ -10,7 +10,7 @@ namespace KafkaPerf.Core.Tests.Reporting;
 /// parses another exporter's output.</summary>
 public partial class ReportTablesTests
 {
-    public static TheoryData<string> Samples => new() { "fixed", "realistic", "single client" };
+    public static TheoryData<string> Samples => new() { "fixed", "realistic", "single client", "start-up" };
 
     [Theory]
     [MemberData(nameof(Samples))]
@@ -101,6 +101,7 @@ public partial class ReportTablesTests
     {
         "fixed" => ExporterTests.FixedResult(),
         "realistic" => ReportSamples.Realistic(),
+        "start-up" => StartUpTests.Sample(),
         _ => ReportSamples.Realistic(repeat: 2, clients: ["confluent"], sizes: [100]),
     };
 

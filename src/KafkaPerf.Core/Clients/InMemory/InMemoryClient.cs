@@ -44,7 +44,7 @@ public sealed class InMemoryClient : IBenchClient
     public IBenchConsumer CreateConsumer(ConsumerSpec spec)
     {
         ArgumentNullException.ThrowIfNull(spec);
-        return new InMemoryConsumer(GetTopic(spec.Topic), Describe(spec.Settings), spec.Settings.IdInValue);
+        return new InMemoryConsumer(GetTopic(spec.Topic), Describe(spec.Settings), spec.Settings.IdInValue, _options.FirstRecordDelay);
     }
 
     /// <inheritdoc />

@@ -17,6 +17,11 @@ public sealed record InMemoryClientOptions
     /// <summary>How long the send of <see cref="PauseAtRecord"/> stalls.</summary>
     public TimeSpan PauseDuration { get; init; } = TimeSpan.FromSeconds(1);
 
+    /// <summary>How long each consumer waits after its assignment before it reads its first record, as librdkafka's
+    /// consumer of a new group waits about 100 ms before its first fetch: a client with a fixed start-up and the same rate
+    /// after it (tests of the start-up caveat). Zero by default.</summary>
+    public TimeSpan FirstRecordDelay { get; init; } = TimeSpan.Zero;
+
     /// <summary>Whether delivery reports count as acknowledgements with a latency (off by default: they are immediate,
     /// so timing them would only measure the clock).</summary>
     public bool ReportsDeliveryLatency { get; init; }

@@ -4,7 +4,10 @@ namespace KafkaPerf.Clients.InMemory;
 /// <param name="config">What it reports as its configuration.</param>
 /// <param name="idInValue">Whether records carry their id in their values' first bytes: the topic keeps one value for
 /// every record (a reference), so each is handed over with its id written in, as a broker would have stored it.</param>
-internal sealed class InMemoryConsumer(PartitionedTopic topic, IReadOnlyDictionary<string, string> config, bool idInValue = false) : IBenchConsumer
+/// <param name="firstRecordDelay">How long to wait after the assignment before the first read
+/// (<see cref="InMemoryClientOptions.FirstRecordDelay"/>).</param>
+internal sealed class InMemoryConsumer(PartitionedTopic topic, IReadOnlyDictionary<string, string> config, bool idInValue = false,
+    TimeSpan firstRecordDelay = default) : IBenchConsumer
 {
     private Thread? _thread;
     private volatile bool _stopping;
@@ -37,6 +40,9 @@ internal sealed class InMemoryConsumer(PartitionedTopic topic, IReadOnlyDictiona
     private void Poll(IRecordSink sink)
     {
         sink.OnAssigned();
+        // A fixed wait before the first read, in short sleeps so that a stop does not wait for all of it.
+        long readFrom = System.Diagnostics.Stopwatch.GetTimestamp();
+        while (!_stopping && System.Diagnostics.Stopwatch.GetElapsedTime(readFrom) < firstRecordDelay) Thread.Sleep(1);
         var spinner = new SpinWait();
         while (!_stopping)
         {

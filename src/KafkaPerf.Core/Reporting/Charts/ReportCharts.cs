@@ -111,7 +111,9 @@ public static class ReportCharts
                     && x.MessageCount == cell.MessageCount && x.PayloadBytes == cell.PayloadBytes && x.Variant == cell.Variant);
                 if (c is null) return null;
                 var m = c.MessagesPerSecond;
-                return new RatioHeatMap.Entry(double.IsFinite(m.ShiftRatio) ? m.ShiftRatio : m.MeanRatio, ReportFigures.Verdict(m.Verdict));
+                // A verdict made mostly by the wait for the first record says so here too (the verdict table has the figures).
+                return new RatioHeatMap.Entry(double.IsFinite(m.ShiftRatio) ? m.ShiftRatio : m.MeanRatio,
+                    ReportFigures.Verdict(m.Verdict) + (c.MostlyStartUp && m.Verdict is Statistics.Verdict.Faster or Statistics.Verdict.Slower ? " · start-up" : string.Empty));
             }).ToList();
             rows.Add(new RatioHeatMap.Row(label, entries));
         }

@@ -35,7 +35,7 @@ public static class ResultTables
 
     private static ReportDocument Build(BenchmarkResult result) =>
         new ReportDocument("KafkaPerf results", Preamble(result),
-            [.. RateSearches(result), .. Ratios(result), .. Load(result), .. FaultTables.Section(result), .. RebalanceTables.Section(result), .. TransactionTables.Section(result), .. BacklogTables.Section(result), .. BreakdownTables.Section(result), PerClientStatistics(result), .. Resources(result), .. CpuTables.Sections(result), .. Workers(result),
+            [.. RateSearches(result), .. Ratios(result), .. Load(result), .. FaultTables.Section(result), .. RebalanceTables.Section(result), .. TransactionTables.Section(result), .. BacklogTables.Section(result), .. BreakdownTables.Section(result), PerClientStatistics(result), .. StartUpTables.Section(result), .. Resources(result), .. CpuTables.Sections(result), .. Workers(result),
              .. Warnings(result), .. FailedRuns(result)]);
 
     /// <summary>The columns of <see cref="Runs"/>: a run's identity, its figures and resources, its load figures, its error.</summary>
@@ -50,6 +50,7 @@ public static class ResultTables
         Right("offeredRate"), Right("achievedRate"), Right("producers"), Right("consumers"), Right("warmupRecords"),
         Right("responseP50Micros"), Right("responseP99Micros"), Right("responseP999Micros"), Right("responseMaxMicros"),
         Right("serviceP50Micros"), Right("serviceP99Micros"), Right("serviceP999Micros"), Right("serviceMaxMicros"), Right("sendDelayP99Micros"), Right("sendDelayMaxMicros"),
+        Right("firstRecordSeconds"), Right("messagesPerSecondAfterFirst"),
         Left("error"),
     ];
 
@@ -85,6 +86,7 @@ public static class ResultTables
             Number(run.ResponseTime?.P50Micros), Number(run.ResponseTime?.P99Micros), Number(run.ResponseTime?.P999Micros), Number(run.ResponseTime?.MaxMicros),
             Number(run.ServiceTime?.P50Micros), Number(run.ServiceTime?.P99Micros), Number(run.ServiceTime?.P999Micros), Number(run.ServiceTime?.MaxMicros),
             Number(run.SendDelay?.P99Micros), Number(run.SendDelay?.MaxMicros),
+            Number(run.FirstRecordSeconds), Number(run.MessagesPerSecondAfterFirst),
             run.Error ?? string.Empty,
         ];
     }
@@ -156,7 +158,8 @@ public static class ResultTables
                     return
                     [
                         Count(c.MessageCount), Count(c.PayloadBytes), Percent(e.MeanRatio), Percent(e.ShiftRatio), Percent(shift ? e.ShiftRatioLow : e.MeanRatioLow),
-                        Percent(shift ? e.ShiftRatioHigh : e.MeanRatioHigh), Percent(e.CoefficientOfVariationRatioPercent / 100), ReportFigures.Verdict(e.Verdict, candidate),
+                        Percent(shift ? e.ShiftRatioHigh : e.MeanRatioHigh), Percent(e.CoefficientOfVariationRatioPercent / 100),
+                        ReportFigures.Verdict(e.Verdict, candidate) + StartUpTables.CaveatOf(result, c),
                     ];
                 }));
             yield return new ReportSection($"{Title(scenario)} · {variant} — {candidate} vs {baseline}",
