@@ -1,4 +1,5 @@
 using System.CommandLine;
+using System.CommandLine.Invocation;
 using KafkaPerf.Adapters.Broker;
 using KafkaPerf.Adapters.Confluent;
 using KafkaPerf.Adapters.Java;
@@ -57,18 +58,37 @@ internal static class Program
 
     private static Option<bool> Verbose() => new("--verbose") { Description = "Errors carry their exception's stack trace.", Recursive = true };
 
-    private static RootCommand Root(IServiceProvider services, Option<bool> verbose) => new("dotnet kafkaperf: benchmark Kafka clients side by side.")
+    private static RootCommand Root(IServiceProvider services, Option<bool> verbose)
     {
-        verbose,
-        services.GetRequiredService<RunCommand>().Build(),
-        services.GetRequiredService<RunCommand>().BuildFindRate(),
-        services.GetRequiredService<ClientsCommand>().Build(),
-        services.GetRequiredService<PrepareClientCommand>().Build(),
-        services.GetRequiredService<BrokerCommand>().Build(),
-        services.GetRequiredService<WorkerCommand>().Build(),
-        CompareCommand.Build(),
-        HistoryCommand.Build(),
-    };
+        var root = new RootCommand("dotnet kafkaperf: benchmark Kafka clients side by side.")
+        {
+            verbose,
+            services.GetRequiredService<RunCommand>().Build(),
+            services.GetRequiredService<RunCommand>().BuildFindRate(),
+            services.GetRequiredService<ClientsCommand>().Build(),
+            services.GetRequiredService<PrepareClientCommand>().Build(),
+            services.GetRequiredService<BrokerCommand>().Build(),
+            services.GetRequiredService<WorkerCommand>().Build(),
+            CompareCommand.Build(),
+            HistoryCommand.Build(),
+        };
+        root.Options.OfType<VersionOption>().Single().Action = new ReleaseVersionAction();
+        return root;
+    }
+
+    /// <summary><c>--version</c>: the release every result records (<see cref="ClientContract.Release"/>, e.g. 2.1.0), which
+    /// is the packages' version and whose major.minor is the contract's. System.CommandLine's own would print the entry
+    /// assembly's informational version, which carries SourceLink's <c>+commit</c> suffix.</summary>
+    private sealed class ReleaseVersionAction : SynchronousCommandLineAction
+    {
+        public override bool ClearsParseErrors => true;
+
+        public override int Invoke(ParseResult parseResult)
+        {
+            parseResult.InvocationConfiguration.Output.WriteLine(ClientContract.Release);
+            return ExitCodes.Success;
+        }
+    }
 
     /// <summary>The tool itself, for callers that started the process themselves (the tests).</summary>
     internal static async Task<int> RunAsync(string[] args)

@@ -108,7 +108,11 @@ public sealed class ProduceScenario : IScenario
     };
 
     /// <summary>The send loop shared by every scenario that sends ordinal keys.</summary>
+    /// <param name="producer">The client's producer.</param>
+    /// <param name="count">How many records to send, keyed 0 to <paramref name="count"/> - 1.</param>
+    /// <param name="payload">Every record's value.</param>
     /// <param name="deliveries">Notes the send time of the timed keys when it tracks latency.</param>
+    /// <param name="cancellationToken">Checked once every 65,536 sends, not on each.</param>
     internal static void SendOrdinals(
         IBenchProducer producer, long count, ReadOnlyMemory<byte> payload, DeliveryCounter deliveries, CancellationToken cancellationToken)
     {

@@ -15,7 +15,11 @@ internal static class FaultHealing
 
     /// <summary>Heals the cluster after <paramref name="record"/>'s run, then waits until it is ready again (every broker
     /// knows the run's topic, its groups' coordinator answers); the record gets the time both took.</summary>
+    /// <param name="connection">The cluster: its fault injector heals, its readiness check is asked.</param>
+    /// <param name="plan">The plan the run belongs to (its timeouts).</param>
+    /// <param name="record">The run with faults just measured.</param>
     /// <param name="usesCluster">Whether the run's client uses the Kafka cluster (its topic is there to ask about).</param>
+    /// <param name="cancellationToken">Ends the healing and the wait.</param>
     /// <returns>The record, and why the plan must stop when the cluster could not be healed.</returns>
     internal static async Task<(RunRecord Record, string? AbortReason)> HealAfterAsync(ClusterConnection connection, BenchmarkPlan plan, RunRecord record,
         bool usesCluster, CancellationToken cancellationToken)

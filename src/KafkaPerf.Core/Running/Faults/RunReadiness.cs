@@ -17,6 +17,11 @@ internal static class RunReadiness
     /// <summary>Asks <paramref name="readiness"/> about a run's topic and groups; an exception becomes the line too (the
     /// plan goes on, or stops, as for any cluster that is not ready).</summary>
     /// <returns><see langword="null"/> when ready; otherwise what was not, in one line.</returns>
+    /// <param name="readiness">The cluster's readiness check.</param>
+    /// <param name="topic">The run's topic.</param>
+    /// <param name="readsBack">Whether the run's faults are read back afterwards, so that group is asked about too.</param>
+    /// <param name="timeout">How long to wait for the cluster (the stall timeout).</param>
+    /// <param name="cancellationToken">Ends the wait.</param>
     /// <param name="readers">The groups of other runs that will read the topic (<see cref="ScenarioContext.Fill"/>), asked about too.</param>
     internal static async ValueTask<string?> AskAsync(IClusterReadiness readiness, string topic, bool readsBack, TimeSpan timeout,
         CancellationToken cancellationToken, IReadOnlyList<string>? readers = null)
