@@ -76,7 +76,7 @@ internal static class Program
         return root;
     }
 
-    /// <summary><c>--version</c>: the release every result records (<see cref="ClientContract.Release"/>, e.g. 2.1.0), which
+    /// <summary><c>--version</c>: the release every result records (<see cref="ClientContract.Release"/>, e.g. 2.2.0), which
     /// is the packages' version and whose major.minor is the contract's. System.CommandLine's own would print the entry
     /// assembly's informational version, which carries SourceLink's <c>+commit</c> suffix.</summary>
     private sealed class ReleaseVersionAction : SynchronousCommandLineAction

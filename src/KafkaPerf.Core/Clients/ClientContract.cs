@@ -13,7 +13,7 @@ public static class ClientContract
     /// <summary>This build's contract version.</summary>
     public static Version Version { get; } = typeof(IBenchClientFactory).Assembly.GetName().Version is { } v ? new Version(v.Major, v.Minor) : new Version(0, 0);
 
-    /// <summary>KafkaPerf's release (its package version, e.g. 2.1.0), which results name; its major and minor are the contract's version.</summary>
+    /// <summary>KafkaPerf's release (its package version, e.g. 2.2.0), which results name; its major and minor are the contract's version.</summary>
     public static string Release { get; } =
         typeof(IBenchClientFactory).Assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion.Split('+')[0] ?? "0.0.0";
 

@@ -12,14 +12,15 @@ public class ClientContractTests
         var assembly = typeof(IBenchClientFactory).Assembly.GetName().Version!;
 
         Assert.Equal(new Version(assembly.Major, assembly.Minor), ClientContract.Version);
-        Assert.Equal(new Version(2, 1), ClientContract.Version);
+        Assert.Equal(new Version(2, 2), ClientContract.Version);
     }
 
     [Theory]
     [InlineData("2.0.0.0", true)]
     [InlineData("2.0.3.0", true)]
     [InlineData("2.1.0.0", true)]
-    [InlineData("2.2.0.0", false)]
+    [InlineData("2.2.0.0", true)]
+    [InlineData("2.3.0.0", false)]
     [InlineData("1.2.0.0", false)]
     [InlineData("1.0.0.0", false)]
     [InlineData("3.0.0.0", false)]
