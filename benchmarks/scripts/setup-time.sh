@@ -15,6 +15,7 @@
 # OS packages already on the machine are not installed again (a machine without a JDK or Maven pays their apt-get too).
 #
 #   benchmarks/scripts/setup-time.sh COMMIT [COMMIT...]     e.g. 8938b95 HEAD 8938b95 HEAD (alternating)
+#   KAFKAPERF_SETUP_KEEP=DIR keeps each run's output (SHA-N.stdout, .stderr, .prereq, .json) in DIR.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 for commit in "$@"; do
@@ -69,5 +70,10 @@ print(f"{sys.argv[3]}: total {total:.1f} s (exit {exit_code}); prerequisites {pr
       f"restore+build {build:.1f} s, broker {broker:.1f} s, plan {plan:.1f} s ({runs} runs: timed {timed:.1f} s, "
       f"overhead {plan - timed:.1f} s = {(plan - timed) / max(runs, 1):.3f} s a run), rest {rest:.1f} s; own {total - timed:.1f} s")
 PY
+  if [ -n "${KAFKAPERF_SETUP_KEEP:-}" ]; then
+    mkdir -p "$KAFKAPERF_SETUP_KEEP"; n=$(ls "$KAFKAPERF_SETUP_KEEP" | grep -c "^$sha-.*\.stdout$" || true); n=$((n + 1))
+    cp "$work/stdout.log" "$KAFKAPERF_SETUP_KEEP/$sha-$n.stdout"; cp "$work/stderr.log" "$KAFKAPERF_SETUP_KEEP/$sha-$n.stderr"
+    cp "$work/prereq.log" "$KAFKAPERF_SETUP_KEEP/$sha-$n.prereq"; [ -n "$result" ] && cp "$result" "$KAFKAPERF_SETUP_KEEP/$sha-$n.json"
+  fi
   rm -rf "$work"
 done
