@@ -200,6 +200,7 @@ internal sealed class ConfluentClient : IBenchClient
 
     /// <summary>Checks that a broker answers a metadata request at <paramref name="bootstrap"/>.</summary>
     /// <param name="bootstrap">Bootstrap servers.</param>
+    /// <param name="security">The listener's security.</param>
     /// <param name="timeout">How long to try.</param>
     /// <returns>The number of brokers in the cluster.</returns>
     /// <exception cref="PrerequisiteException">No broker answered in time; one line says what to check.</exception>

@@ -10,6 +10,9 @@ namespace KafkaPerf.Adapters.Java;
 internal static class JavaSettings
 {
     /// <summary>Producer settings, in the order they apply.</summary>
+    /// <param name="bootstrap">Bootstrap servers.</param>
+    /// <param name="settings">The common settings, then the client's own.</param>
+    /// <param name="security">The listener's security; none for plaintext.</param>
     /// <param name="statistics">Whether the producer's metrics are read each interval (<see cref="ProducerSpec.Statistics"/>):
     /// their sample windows are then 1 s (30 s by default), so each interval's figures are its own.</param>
     public static List<KeyValuePair<string, string>> Producer(string bootstrap, ClientSettings settings, KafkaSecurity? security = null, bool statistics = false)
@@ -31,6 +34,10 @@ internal static class JavaSettings
     }
 
     /// <summary>Consumer settings, in the order they apply.</summary>
+    /// <param name="bootstrap">Bootstrap servers.</param>
+    /// <param name="groupId">The consumer group.</param>
+    /// <param name="settings">The common settings, then the client's own.</param>
+    /// <param name="security">The listener's security; none for plaintext.</param>
     /// <param name="statistics">Whether the consumer's metrics are read each interval (<see cref="ConsumerSpec.Statistics"/>):
     /// their windows are then a second long, as the series' intervals.</param>
     /// <param name="instanceId">The member's <c>group.instance.id</c> under static membership; none for a dynamic member.</param>

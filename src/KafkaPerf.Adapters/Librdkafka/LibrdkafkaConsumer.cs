@@ -10,7 +10,7 @@ namespace KafkaPerf.Adapters.Librdkafka;
 /// The <c>librdkafka</c> client's consumer: <c>rd_kafka_subscribe</c>, then <c>rd_kafka_consumer_poll</c> on a thread of
 /// its own, each record's key (big-endian, as Kafka's <c>LongSerializer</c>) and value handed to the sink as a span over
 /// librdkafka's own buffer, then its partition and offset, as <c>confluent</c>'s consumer does. Partitions are taken in a
-/// rebalance callback (a static <see cref="UnmanagedCallersOnly"/> function), which signals
+/// rebalance callback (a static <see cref="UnmanagedCallersOnlyAttribute"/> function), which signals
 /// <see cref="IRecordSink.OnAssigned"/> once they are assigned, before any record of them.
 /// </summary>
 internal sealed unsafe class LibrdkafkaConsumer : IBenchConsumer

@@ -11,7 +11,7 @@ namespace KafkaPerf.Adapters.Librdkafka;
 /// <summary>
 /// The <c>librdkafka</c> client's producer: <c>rd_kafka_produce</c> called directly, with the record's id as the message's
 /// opaque (a pointer-sized integer, no handle per record) and a delivery-report callback that is a static
-/// <see cref="UnmanagedCallersOnly"/> function, so nothing is allocated per record on either side. A thread of its own
+/// <see cref="UnmanagedCallersOnlyAttribute"/> function, so nothing is allocated per record on either side. A thread of its own
 /// polls the reports (<c>rd_kafka_poll</c>), as Confluent.Kafka's producer does; <see cref="Flush"/> flushes in 1 ms steps.
 /// </summary>
 /// <remarks>Before the constructor returns, the producer's own handle has the topic's metadata with a leader for every

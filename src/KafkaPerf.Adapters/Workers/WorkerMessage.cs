@@ -89,7 +89,7 @@ internal sealed record WorkerMessage
     /// the agreed moment (result).</summary>
     public double StartedLateMs { get; init; }
 
-    /// <summary>What the worker measured, in <see cref="Distributed.MeasurementWire"/>'s form (result).</summary>
+    /// <summary>What the worker measured, in <see cref="MeasurementWire"/>'s form (result).</summary>
     public byte[]? Measurement { get; init; }
 
     /// <summary>The client as the worker has it (result).</summary>

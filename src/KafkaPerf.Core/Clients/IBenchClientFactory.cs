@@ -17,7 +17,7 @@ public interface IBenchClientFactory
     /// <summary>What the client can do beyond the minimum (the same as its clients' <see cref="IBenchClient.Capabilities"/>).</summary>
     ClientCapabilities Capabilities => ClientCapabilities.None;
 
-    /// <summary>Whether this is a reference tool (its clients are <see cref="IReferenceClient"/>s), named in a plan's
+    /// <summary>Whether this is a reference tool (its clients are <c>IReferenceClient</c>s), named in a plan's
     /// references rather than its clients.</summary>
     bool IsReference => false;
 

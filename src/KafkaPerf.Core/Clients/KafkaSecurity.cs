@@ -149,7 +149,7 @@ public sealed class KafkaSecurity
     /// <summary>Whether a configuration key holds a secret (a password, a key, a JAAS configuration).</summary>
     public static bool IsSecret(string key) => SecretParts.Any(part => key.Contains(part, StringComparison.OrdinalIgnoreCase));
 
-    /// <summary>Whether a setting holds a secret: by its key (<see cref="IsSecret"/>), or by a value that carries one
+    /// <summary>Whether a setting holds a secret: by its key (<see cref="IsSecret(string)"/>), or by a value that carries one
     /// (<c>password=…</c>, <c>token=…</c> inside a JAAS or OAuth configuration under any key).</summary>
     /// <param name="key">The setting's key.</param>
     /// <param name="value">Its value.</param>

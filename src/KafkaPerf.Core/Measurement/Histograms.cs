@@ -8,7 +8,7 @@ namespace KafkaPerf.Measurement;
 /// three significant digits, so that runs, intervals and workers merge exactly (histograms added, never percentiles
 /// averaged) and every histogram can be written to and read from HdrHistogram's log format.
 /// </summary>
-/// <remarks>HdrHistogram.NET throws for a value above the highest trackable one; <see cref="RecordClamped"/> clamps
+/// <remarks>HdrHistogram.NET throws for a value above the highest trackable one; <see cref="RecordClamped(HistogramBase, long)"/> clamps
 /// instead (a latency over an hour is recorded as an hour). Single-writer histograms (<see cref="Create"/>) record in
 /// about 5 ns; <see cref="CreateRecorder"/> makes a recorder that many threads write to without a lock (about 10 ns)
 /// while one reader takes interval histograms from it (docs/BENCHMARKS.md).</remarks>

@@ -3,7 +3,7 @@ using KafkaPerf.Clusters;
 
 namespace KafkaPerf.Running;
 
-/// <summary>Turns <see cref="Clients.ClusterConnection.BrokerExited"/> into a token that ends the run in progress, and the
+/// <summary>Turns <see cref="ClusterConnection.BrokerExited"/> into a token that ends the run in progress, and the
 /// line that says what happened.</summary>
 internal sealed class BrokerWatch : IDisposable
 {

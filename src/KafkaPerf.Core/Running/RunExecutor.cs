@@ -37,13 +37,13 @@ internal sealed class RunExecutor
     // bookkeeping between runs), and what the deletion said: the next run's scenario starts only once it is gone.
     private (Task Deletion, List<string> Said)? _deleting;
 
+    /// <summary>Samples the timed sections of the measured runs of clients in this process (<c>--profile</c>), or none.</summary>
+    internal IRunProfiler? Profiler { get; set; }
+
     /// <param name="connection">Where clients connect.</param>
     /// <param name="clock">The clock the scenarios time with.</param>
     /// <param name="usesCluster">Whether a client (by name) uses the Kafka cluster: only its runs wait for the cluster to
     /// be ready (the in-memory client's topics are its own).</param>
-    /// <summary>Samples the timed sections of the measured runs of clients in this process (<c>--profile</c>), or none.</summary>
-    internal IRunProfiler? Profiler { get; set; }
-
     internal RunExecutor(ClusterConnection connection, IClock clock, Func<string, bool> usesCluster)
     {
         _connection = connection;
@@ -246,6 +246,10 @@ internal sealed class RunExecutor
 
     /// <summary>Waits until every broker knows the run's topic and its groups' coordinator answers, bounded by the stall
     /// timeout; <see langword="null"/> when ready (or nothing to wait for), otherwise the run's error.</summary>
+    /// <param name="plan">The plan (its stall timeout).</param>
+    /// <param name="run">The run.</param>
+    /// <param name="readsBack">Whether a read-back follows the run (a run with faults), whose group is asked about too.</param>
+    /// <param name="runToken">Ends the wait with the run.</param>
     /// <param name="readers">The groups of the client's next runs, which read this run's topic (<see cref="TopicsAhead.FillFor"/>).</param>
     internal async ValueTask<string?> ReadyAsync(BenchmarkPlan plan, RunDescriptor run, bool readsBack, CancellationToken runToken,
         IReadOnlyList<string>? readers = null)
@@ -257,7 +261,7 @@ internal sealed class RunExecutor
     }
 
     /// <summary>The scenario that runs a run: the reference tool's own for a reference, the load scenario for a rate or
-    /// several producers or consumers (<see cref="LoadScenario.Applies"/>), else the burst of <paramref name="kind"/>.</summary>
+    /// several producers or consumers (<see cref="LoadScenario.Applies(ScenarioContext)"/>), else the burst of <paramref name="kind"/>.</summary>
     private static IScenario ScenarioOf(ScenarioKind kind, ScenarioContext context) =>
         context.Client is IReferenceClient reference ? new ReferenceScenario(kind, reference)
             : LoadScenario.Applies(context) ? LoadScenario.For(kind)

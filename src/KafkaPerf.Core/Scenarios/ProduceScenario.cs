@@ -108,7 +108,11 @@ public sealed class ProduceScenario : IScenario
     };
 
     /// <summary>The send loop shared by every scenario that sends ordinal keys.</summary>
+    /// <param name="producer">The producer.</param>
+    /// <param name="count">How many records: keys 0 to count - 1.</param>
+    /// <param name="payload">Every record's value.</param>
     /// <param name="deliveries">Notes the send time of the timed keys when it tracks latency.</param>
+    /// <param name="cancellationToken">Ends the loop between two sends.</param>
     internal static void SendOrdinals(
         IBenchProducer producer, long count, ReadOnlyMemory<byte> payload, DeliveryCounter deliveries, CancellationToken cancellationToken)
     {

@@ -58,7 +58,7 @@ public sealed record ScenarioContext
     /// <summary>The length of one interval of a load run's time series.</summary>
     public TimeSpan Interval { get; init; } = RateLoad.DefaultInterval;
 
-    /// <summary>Whether a load run records where each interval's time went (<see cref="BenchmarkPlan.Breakdown"/>).</summary>
+    /// <summary>Whether a load run records where each interval's time went (<c>BenchmarkPlan.Breakdown</c>).</summary>
     public bool Breakdown { get; init; }
 
     /// <summary>The clock.</summary>

@@ -81,6 +81,17 @@ internal sealed class SvgBuilder
         }
     }
 
+    /// <summary>A text element.</summary>
+    /// <param name="x">Where it is anchored, horizontally.</param>
+    /// <param name="y">Its baseline.</param>
+    /// <param name="text">What it says (escaped here).</param>
+    /// <param name="size">Its font size.</param>
+    /// <param name="anchor">Its <c>text-anchor</c>: start, middle or end.</param>
+    /// <param name="fill">Its colour.</param>
+    /// <param name="bold">Whether it is bold.</param>
+    /// <param name="rotate">Degrees it is turned about its anchor.</param>
+    /// <param name="cssClass">A class for the report's style sheet and scripts, or none.</param>
+    /// <param name="data">Its <c>data-</c> attributes, or none.</param>
     /// <param name="halo">A background colour drawn around the letters, so that text over lines stays legible.</param>
     public void Text(double x, double y, string text, double size, string anchor = "start", string fill = "#222222", bool bold = false, double rotate = 0, string? cssClass = null,
         IReadOnlyList<(string Name, string Value)>? data = null, string? halo = null)

@@ -15,7 +15,11 @@ internal static class FaultHealing
 
     /// <summary>Heals the cluster after <paramref name="record"/>'s run, then waits until it is ready again (every broker
     /// knows the run's topic, its groups' coordinator answers); the record gets the time both took.</summary>
+    /// <param name="connection">The cluster, with its faults' healing and its readiness check.</param>
+    /// <param name="plan">The plan (its faults and stall timeout).</param>
+    /// <param name="record">The run just finished.</param>
     /// <param name="usesCluster">Whether the run's client uses the Kafka cluster (its topic is there to ask about).</param>
+    /// <param name="cancellationToken">Ends the healing and the wait.</param>
     /// <returns>The record, and why the plan must stop when the cluster could not be healed.</returns>
     internal static async Task<(RunRecord Record, string? AbortReason)> HealAfterAsync(ClusterConnection connection, BenchmarkPlan plan, RunRecord record,
         bool usesCluster, CancellationToken cancellationToken)

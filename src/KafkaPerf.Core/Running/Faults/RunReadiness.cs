@@ -16,6 +16,11 @@ internal static class RunReadiness
 
     /// <summary>Asks <paramref name="readiness"/> about a run's topic and groups; an exception becomes the line too (the
     /// plan goes on, or stops, as for any cluster that is not ready).</summary>
+    /// <param name="readiness">The cluster's readiness check.</param>
+    /// <param name="topic">The run's topic.</param>
+    /// <param name="readsBack">Whether a read-back follows the run (a run with faults), whose group is asked about too.</param>
+    /// <param name="timeout">How long the cluster may take.</param>
+    /// <param name="cancellationToken">Ends the wait.</param>
     /// <returns><see langword="null"/> when ready; otherwise what was not, in one line.</returns>
     /// <param name="readers">The groups of other runs that will read the topic (<see cref="ScenarioContext.Fill"/>), asked about too.</param>
     internal static async ValueTask<string?> AskAsync(IClusterReadiness readiness, string topic, bool readsBack, TimeSpan timeout,
