@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Packs every KafkaPerf package into one local folder feed, in the order their dependencies need (Core, then what
-# stands on it), so that a project restoring from the feed finds every package it names:
+# stands on it; last the `dotnet new` templates, which name them), so that a project restoring from the feed finds every
+# package it names:
 #   eng/pack.sh                 -> artifacts/packages (the feed nuget.config and the samples name)
 #   eng/pack.sh --output DIR    -> DIR
 #   eng/pack.sh --no-build      packs what `dotnet build -c Release` already built
@@ -18,8 +19,8 @@ while [ $# -gt 0 ]; do
 done
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-for project in KafkaPerf.Core KafkaPerf.Adapters KafkaPerf.Testing KafkaPerf.Cli; do
+for project in src/KafkaPerf.Core src/KafkaPerf.Adapters src/KafkaPerf.Testing src/KafkaPerf.Cli templates; do
   echo "pack: $project" >&2
-  dotnet pack "$root/src/$project" -c Release "${build[@]}" -o "$out" -nologo -v q
+  dotnet pack "$root/$project" -c Release "${build[@]}" -o "$out" -nologo -v q
 done
 echo "pack: $(find "$out" -maxdepth 1 -name 'KafkaPerf.*.nupkg' | wc -l) packages in $out" >&2

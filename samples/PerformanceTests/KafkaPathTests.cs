@@ -23,7 +23,7 @@ public sealed class KafkaPathTests(KafkaBrokerFixture broker) : IClassFixture<Ka
             .Repeat(5)
             .Build();
 
-        var result = await broker.RunAsync(plan, [new ConfluentClientFactory(), new JavaClientFactory(batched: false)]);
+        var result = await broker.RunAsync(plan, [new ConfluentClientFactory(), new JavaClientFactory(batched: false)], TestContext.Current.CancellationToken);
 
         PerformanceAssert.NoLossOrDuplicates(result);
         // A floor far below this machine's figures (docs/BENCHMARKS.md), so only a real regression trips it.
