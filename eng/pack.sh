@@ -19,8 +19,12 @@ while [ $# -gt 0 ]; do
 done
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
+# The intermediate .nuspec files go to a folder of this call's own, not to the projects' obj/: two packs at once (the
+# test assemblies run side by side, each packing what it needs) would otherwise write the same file.
+nuspecs=$(mktemp -d "${TMPDIR:-/tmp}/kafkaperf-pack-XXXXXX")
+trap 'rm -rf "$nuspecs"' EXIT
 for project in src/KafkaPerf.Core src/KafkaPerf.Adapters src/KafkaPerf.Testing src/KafkaPerf.Cli templates; do
   echo "pack: $project" >&2
-  dotnet pack "$root/$project" -c Release "${build[@]}" -o "$out" -nologo -v q
+  dotnet pack "$root/$project" -c Release "${build[@]}" -o "$out" -nologo -v q "-p:NuspecOutputPath=$nuspecs/$(basename "$project")/"
 done
 echo "pack: $(find "$out" -maxdepth 1 -name 'KafkaPerf.*.nupkg' | wc -l) packages in $out" >&2

@@ -17,7 +17,9 @@ public class ToolPackageTests
             var tools = Path.Combine(work.FullName, "tools");
             var output = Path.Combine(work.FullName, "out");
 
-            var pack = await RunAsync(root, "dotnet", "pack", Path.Combine(root, "src", "KafkaPerf.Cli"), "-c", "Release", "--no-build", "-o", feed, "-v", "q", "-nologo");
+            var pack = await RunAsync(root, "dotnet", "pack", Path.Combine(root, "src", "KafkaPerf.Cli"), "-c", "Release", "--no-build", "-o", feed, "-v", "q", "-nologo",
+                // Its own intermediate .nuspec: the other test assemblies pack the same projects at the same time.
+                $"-p:NuspecOutputPath={Path.Combine(work.FullName, "nuspec")}/");
             Assert.True(pack.Exit == 0, pack.Output);
             var package = Assert.Single(Directory.GetFiles(feed, "KafkaPerf.Cli.*.nupkg"));
             using (var zip = System.IO.Compression.ZipFile.OpenRead(package))

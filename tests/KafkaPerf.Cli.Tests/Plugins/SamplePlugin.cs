@@ -28,7 +28,7 @@ public sealed class SamplePlugin : IAsyncLifetime
         var root = ExternalProcess.RepositoryRoot();
         var feed = Path.Combine(_work.FullName, "feed");
         var pack = await ExternalProcess.RunAsync(root, new Dictionary<string, string?>(), "dotnet", "pack", Path.Combine(root, "src", "KafkaPerf.Core"),
-            "-c", "Release", "--no-build", "-o", feed, "-v", "q", "-nologo");
+            "-c", "Release", "--no-build", "-o", feed, "-v", "q", "-nologo", $"-p:NuspecOutputPath={Path.Combine(_work.FullName, "nuspec")}/");
         Assert.True(pack.Exit == 0, pack.Output);
         var sample = Path.Combine(_work.FullName, "CustomClient");
         Directory.CreateDirectory(sample);
