@@ -31,8 +31,8 @@ else
   batches=(
     "tests/KafkaPerf.Adapters.Tests|FullyQualifiedName~Broker.FailoverTests|FullyQualifiedName~Broker.ClusterReadinessTests|FullyQualifiedName~Load.RateOnBrokerTests|FullyQualifiedName~Load.BacklogOnBrokerTests|FullyQualifiedName~Load.BreakdownOnBrokerTests"
     "tests/KafkaPerf.Cli.Tests|FullyQualifiedName~Cli.Tests.FaultTests|FullyQualifiedName~Cli.Tests.ProcessTests|FullyQualifiedName~Cli.Tests.RateTests|FullyQualifiedName~Cli.Tests.WorkerTests|FullyQualifiedName~Cli.Tests.ContainerWorkerTests"
-    "tests/KafkaPerf.Core.Tests|FullyQualifiedName~Faults.FaultRunTests|FullyQualifiedName~Load.LoadScenarioTests|FullyQualifiedName~Running.BenchmarkRunnerTests|FullyQualifiedName~Running.ClusterReadinessRunTests"
-    "tests/KafkaPerf.Testing.Tests|FullyQualifiedName~Packages.SampleReadmeTests"
+    "tests/KafkaPerf.Core.Tests|FullyQualifiedName~Faults.FaultRunTests|FullyQualifiedName~Load.LoadScenarioTests|FullyQualifiedName~Running.BenchmarkRunnerTests|FullyQualifiedName~Running.ClusterReadinessRunTests|FullyQualifiedName~Running.StartUpRunTests"
+    "tests/KafkaPerf.Testing.Tests|FullyQualifiedName~Packages.SampleReadmeTests|FullyQualifiedName~Packages.TemplatesTests"
   )
 fi
 
