@@ -46,7 +46,7 @@ public sealed class LocalFeedFixture : IAsyncLifetime
     public async Task<string> CopyOfRepositoryAsync(string name)
     {
         var copy = Folder(name);
-        var files = await ChildProcess.RunAsync(Root, new Dictionary<string, string?>(), TimeSpan.FromMinutes(1), "git", "ls-files", "-z", "--cached", "--others", "--exclude-standard");
+        var files = await ExternalProcess.RunAsync(Root, new Dictionary<string, string?>(), TimeSpan.FromMinutes(1), "git", "ls-files", "-z", "--cached", "--others", "--exclude-standard");
         Assert.True(files.Exit == 0, "git ls-files: " + files.Output);
         foreach (var path in files.Stdout.Split('\0', StringSplitOptions.RemoveEmptyEntries))
         {
@@ -69,7 +69,7 @@ public sealed class LocalFeedFixture : IAsyncLifetime
     /// <returns>Its exit code and everything it wrote.</returns>
     public async Task<(int Exit, string Output)> RunAsync(string directory, string file, params string[] args)
     {
-        var run = await ChildProcess.RunAsync(directory, Environment, TimeSpan.FromMinutes(10), file, args);
+        var run = await ExternalProcess.RunAsync(directory, Environment, TimeSpan.FromMinutes(10), file, args);
         return (run.Exit, run.Output);
     }
 
@@ -78,7 +78,7 @@ public sealed class LocalFeedFixture : IAsyncLifetime
     {
         // The machine's own package folder here: --no-build restores nothing, and a restore of the repository's projects
         // into another folder would make their build out of date.
-        var pack = await ChildProcess.RunAsync(Root, new Dictionary<string, string?>(), PackTimeout, "bash", Path.Combine(Root, "eng", "pack.sh"), "--no-build", "--output", Feed);
+        var pack = await ExternalProcess.RunAsync(Root, new Dictionary<string, string?>(), PackTimeout, "bash", Path.Combine(Root, "eng", "pack.sh"), "--no-build", "--output", Feed);
         Assert.True(pack.Exit == 0, "eng/pack.sh --no-build packs the Release build: build KafkaPerf.sln -c Release first.\n" + pack.Output);
     }
 
