@@ -72,6 +72,14 @@ public partial class CliReferenceTests
         Assert.True(first > install, $"line {first + 1} uses dotnet kafkaperf before line {install + 1} installs it");
     }
 
+    [Fact]
+    public void Readme_AtMost250Lines()
+    {
+        // The README answers what, why, install and the questions in a page a newcomer reads through; the rest is in docs/.
+        var lines = File.ReadAllLines(Path.Combine(Root, "README.md")).Length;
+        Assert.True(lines <= 250, $"README.md has {lines} lines; keep it to 250 and move detail into docs/");
+    }
+
     [GeneratedRegex(@"dotnet kafkaperf ([a-z-]+)")]
     private static partial Regex Command();
 
