@@ -1,4 +1,5 @@
 using KafkaPerf.Adapters.Confluent;
+using KafkaPerf.Adapters.Jvm;
 using KafkaPerf.Clients;
 using KafkaPerf.Clusters;
 using KafkaPerf.Running;
@@ -145,11 +146,11 @@ public sealed class ConnectedBroker : IBrokerLease
     internal static string Describe(EmbeddedKafkaBroker broker, EmbeddedKafkaBrokerOptions options)
     {
         if (broker.Nodes.Count == 1)
-            return $"embedded KRaft broker, {options.HeapMegabytes} MB heap, started in {broker.StartupTime.TotalSeconds:0.0} s";
+            return $"embedded KRaft broker, {options.HeapMegabytes} MB heap{JvmOptionsVariable.Describe(JvmOptionsVariable.Read(JvmOptionsVariable.Broker))}, started in {broker.StartupTime.TotalSeconds:0.0} s";
         int controllers = broker.Controllers;
         string roles = controllers == broker.Nodes.Count ? "each broker and controller"
             : $"{controllers} broker and controller, {broker.Nodes.Count - controllers} broker only";
-        return $"embedded KRaft cluster of {broker.Nodes.Count} nodes ({roles}), {options.HeapMegabytes} MB heap each, started in {broker.StartupTime.TotalSeconds:0.0} s";
+        return $"embedded KRaft cluster of {broker.Nodes.Count} nodes ({roles}), {options.HeapMegabytes} MB heap each{JvmOptionsVariable.Describe(JvmOptionsVariable.Read(JvmOptionsVariable.Broker))}, started in {broker.StartupTime.TotalSeconds:0.0} s";
     }
 
     /// <summary>The listener's security for the broker's description: nothing for plain TCP.</summary>

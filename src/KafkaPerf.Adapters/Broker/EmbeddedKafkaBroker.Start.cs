@@ -21,6 +21,7 @@ public sealed partial class EmbeddedKafkaBroker
     {
         options ??= new EmbeddedKafkaBrokerOptions();
         options.Validate();
+        JvmOptionsVariable.Read(JvmOptionsVariable.Broker); // a wrong word fails here, before anything starts
         long started = Stopwatch.GetTimestamp();
         var java = JavaLocator.FindJavaExecutable(options.JavaHome);
         var jars = KafkaJars.Locate(options.KafkaHome);
@@ -245,18 +246,19 @@ public sealed partial class EmbeddedKafkaBroker
         string heap = options.HeapMegabytes.ToString(CultureInfo.InvariantCulture) + "m";
         // Startup only: classes load from the shared archive (see BrokerClassArchive); the JVM starts without it if unusable.
         if (classArchiveOption is not null) start.ArgumentList.Add(classArchiveOption);
-        foreach (var argument in new[]
-        {
+        foreach (var argument in (string[])
+        [
             "-Xms" + heap, "-Xmx" + heap,
             // Kafka's own start script's JVM settings, so the broker performs as users run it.
             "-server", "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20", "-XX:InitiatingHeapOccupancyPercent=35",
             "-XX:+ExplicitGCInvokesConcurrent", "-Djava.awt.headless=true",
+            .. JvmOptionsVariable.Read(JvmOptionsVariable.Broker),
             "-Dlog4j2.configurationFile=" + plan.LogConfigPath,
             "-cp", classPath, MainClass,
             plan.ConfigPath, clusterId, plan.DataDirectory, plan.ReadyAddress ?? plan.BootstrapServer,
             ((int)Math.Ceiling(options.StartTimeout.TotalSeconds)).ToString(CultureInfo.InvariantCulture),
             brokers.ToString(CultureInfo.InvariantCulture), brokers == 1 ? "standalone" : "static",
-        })
+        ])
         {
             start.ArgumentList.Add(argument);
         }

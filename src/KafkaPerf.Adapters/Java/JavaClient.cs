@@ -71,7 +71,7 @@ internal sealed class JavaClient : IBenchClient, IRuntimeProbe
         Details = new Dictionary<string, string>(StringComparer.Ordinal)
         {
             ["kafka-clients"] = runtime.ClientVersion,
-            ["jvm"] = $"{host.VmName} (Java {host.JavaVersion}), in-process through JNI, created in {host.StartupTime.TotalMilliseconds:0} ms",
+            ["jvm"] = $"{host.VmName} (Java {host.JavaVersion}), in-process through JNI{JvmOptionsVariable.Describe(JvmOptionsVariable.Read(JvmOptionsVariable.InProcess))}, created in {host.StartupTime.TotalMilliseconds:0} ms",
             ["libjvm"] = host.LibraryPath,
             ["jvm.options"] = string.Join(' ', host.Options.ToJvmArguments().Where(o => !o.StartsWith("-Djava.class.path=", StringComparison.Ordinal))),
             ["jars"] = $"{runtime.Jars.LibsDirectory} ({runtime.Jars.Origin})",

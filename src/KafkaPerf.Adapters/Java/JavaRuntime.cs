@@ -203,7 +203,8 @@ internal sealed unsafe class JavaRuntime
                 HeapMegabytes = options.HeapMegabytes,
                 ClassPath = classPath,
                 // The client's log4j2 binding would print to the console; its warnings reach the caller as exceptions instead.
-                ExtraOptions = ["-Dlog4j2.level=OFF", "-Dorg.apache.logging.log4j.level=OFF", "-Dlog4j2.statusLoggerLevel=OFF", .. options.JvmOptions],
+                ExtraOptions = ["-Dlog4j2.level=OFF", "-Dorg.apache.logging.log4j.level=OFF", "-Dlog4j2.statusLoggerLevel=OFF", .. options.JvmOptions,
+                    .. JvmOptionsVariable.Read(JvmOptionsVariable.InProcess)],
                 JavaHome = options.JavaHome,
             });
             try
