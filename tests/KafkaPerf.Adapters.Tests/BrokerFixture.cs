@@ -18,18 +18,29 @@ public sealed class BrokerFixture : IAsyncLifetime
     }
 }
 
+/// <summary>Most classes that need a broker share this one. Their tests run one after another; each makes topics and
+/// groups of its own and deletes them, so sharing changes no result.</summary>
 [CollectionDefinition(Name)]
 public sealed class BrokerCollectionDefinition : ICollectionFixture<BrokerFixture>
 {
     public const string Name = "embedded broker";
 }
 
-/// <summary>Classes that run the in-process Java client on a broker or cluster of their own. They run one at a time,
-/// after the parallel collections: the JVM and its <c>jni.calls</c> counter belong to the whole test process, and a
-/// Java client running beside the broker collection's tests added its calls to the exact per-record counts those tests
-/// assert (1.08 calls per record where 1.0 were made, in a CI run).</summary>
-[CollectionDefinition(Name, DisableParallelization = true)]
-public sealed class OwnClusterJavaCollectionDefinition
+/// <summary>A second shared broker: the classes of the load scenarios (a paused broker, a backlog, share groups) run on
+/// it beside <see cref="BrokerCollectionDefinition"/>'s classes instead of after them.</summary>
+[CollectionDefinition(Name)]
+public sealed class SecondBrokerCollectionDefinition : ICollectionFixture<BrokerFixture>
 {
-    public const string Name = "own cluster, in-process Java, alone";
+    public const string Name = "embedded broker, second";
+}
+
+/// <summary>Classes that assert what the whole test process does: the JVM's <c>jni.calls</c> per record, its collections
+/// and heap, the shaping proxy's thread timing and this process's proxy threads. They run one at a time, after every parallel collection, on a broker of
+/// their own: a Java client running beside them in another class added its calls to the exact per-record counts they
+/// assert (1.08 calls per record where 1.0 were made, in a CI run). Every other class, those that run the in-process
+/// Java client on a cluster of their own included, runs in parallel with the others.</summary>
+[CollectionDefinition(Name, DisableParallelization = true)]
+public sealed class ProcessCountersCollectionDefinition : ICollectionFixture<BrokerFixture>
+{
+    public const string Name = "process-wide counters, alone";
 }

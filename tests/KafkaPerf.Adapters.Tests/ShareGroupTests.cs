@@ -9,7 +9,7 @@ namespace KafkaPerf.Adapters.Tests;
 /// <c>confluent</c> styles and <c>KafkaShareConsumer</c> for the Java ones read every record exactly once, with implicit
 /// and explicit acknowledgement, alone and as several members of one group on one partition (which a classic group could
 /// not share), and in a roundtrip.</summary>
-[Collection(BrokerCollectionDefinition.Name)]
+[Collection(SecondBrokerCollectionDefinition.Name)]
 public sealed class ShareGroupTests(BrokerFixture fixture)
 {
     private const int Count = 5_000;

@@ -11,7 +11,6 @@ using KafkaPerf.Tests.Shared;
 namespace KafkaPerf.Adapters.Tests.Broker;
 
 /// <summary>Kafka in a container through Testcontainers, for real: the local image built from Kafka's jars.</summary>
-[Collection(OwnClusterJavaCollectionDefinition.Name)]
 public class ContainerKafkaBrokerTests
 {
     [Fact]

@@ -11,7 +11,6 @@ using KafkaPerf.Clusters;
 namespace KafkaPerf.Adapters.Tests.Broker;
 
 /// <summary>The embedded cluster of three nodes, one started per test (the kill test leaves it short of a node).</summary>
-[Collection(OwnClusterJavaCollectionDefinition.Name)]
 public sealed class EmbeddedClusterTests
 {
     [Fact]

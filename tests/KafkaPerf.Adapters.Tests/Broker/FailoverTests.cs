@@ -21,7 +21,6 @@ public sealed class FailoverClusterFixture : ThreeNodeClusterFixture
 
 /// <summary>Faults fired inside runs at a rate on a real three-node cluster: each kind fires at its time, the result says
 /// so, the recovery figures hold together, and the cluster is whole again before the next run.</summary>
-[Collection(OwnClusterJavaCollectionDefinition.Name)]
 public sealed class FailoverTests(FailoverClusterFixture fixture) : IClassFixture<FailoverClusterFixture>
 {
     private const double FaultAt = 2;

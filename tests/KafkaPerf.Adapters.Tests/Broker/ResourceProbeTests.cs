@@ -14,7 +14,7 @@ using KafkaPerf.Scenarios;
 namespace KafkaPerf.Adapters.Tests.Broker;
 
 /// <summary>Each run's resources on the real embedded broker: its CPU, the topic's bytes on disk, the JVM's collections.</summary>
-[Collection(BrokerCollectionDefinition.Name)]
+[Collection(ProcessCountersCollectionDefinition.Name)]
 public sealed class ResourceProbeTests(BrokerFixture fixture)
 {
     private ClusterConnection Connection => new(fixture.Broker.BootstrapServers, fixture.Broker.KafkaVersion) { BrokerProbe = fixture.Broker.Probe };

@@ -7,7 +7,7 @@ namespace KafkaPerf.Adapters.Tests.Load;
 
 /// <summary>A consumer backlog (<c>--backlog</c>) on the real embedded broker: the producers build it at the rate, the
 /// consumers start once it is there, drain it while the producers go on, and every record arrives once.</summary>
-[Collection(BrokerCollectionDefinition.Name)]
+[Collection(SecondBrokerCollectionDefinition.Name)]
 public sealed class BacklogOnBrokerTests(BrokerFixture fixture)
 {
     [Theory]

@@ -11,7 +11,7 @@ namespace KafkaPerf.Adapters.Tests.Load;
 /// large linger shows as time in the client's queue, the client's figures fit inside the service time KafkaPerf measures,
 /// a forced collection of the client's JVM, of .NET and of the broker shows in the interval it happened in; consumers
 /// and the broker's request metrics say where a roundtrip's and a burst's time went.</summary>
-[Collection(BrokerCollectionDefinition.Name)]
+[Collection(SecondBrokerCollectionDefinition.Name)]
 public sealed class BreakdownOnBrokerTests(BrokerFixture fixture)
 {
     private ClusterConnection Connection => new(fixture.Broker.BootstrapServers, fixture.Broker.KafkaVersion);

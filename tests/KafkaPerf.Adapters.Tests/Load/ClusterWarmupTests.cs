@@ -12,7 +12,7 @@ using KafkaPerf.Scenarios;
 namespace KafkaPerf.Adapters.Tests.Load;
 
 /// <summary>The cluster warm-up before a plan's first run, on the real embedded broker.</summary>
-[Collection(BrokerCollectionDefinition.Name)]
+[Collection(SecondBrokerCollectionDefinition.Name)]
 public sealed class ClusterWarmupTests(BrokerFixture fixture)
 {
     [Fact]

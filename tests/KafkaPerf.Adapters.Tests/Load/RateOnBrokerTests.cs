@@ -14,7 +14,7 @@ namespace KafkaPerf.Adapters.Tests.Load;
 
 /// <summary>Load at a rate on the real embedded broker, for every client: the schedule, several producers and
 /// consumers, and a broker that stalls.</summary>
-[Collection(BrokerCollectionDefinition.Name)]
+[Collection(SecondBrokerCollectionDefinition.Name)]
 public sealed class RateOnBrokerTests(BrokerFixture fixture)
 {
     private ClusterConnection Connection => new(fixture.Broker.BootstrapServers, fixture.Broker.KafkaVersion) { BrokerDescription = "embedded" };

@@ -39,7 +39,6 @@ public sealed class RebalanceBrokerFixture : IAsyncLifetime
 /// <summary>Membership events inside a run at a rate, for each client and each group protocol, on the real embedded broker:
 /// a member busy for 3 s, a join while it is, a leave and a crash, one after another in one run, each followed by a stable
 /// group, nothing lost.</summary>
-[Collection(OwnClusterJavaCollectionDefinition.Name)]
 public sealed class RebalanceOnBrokerTests(RebalanceBrokerFixture fixture) : IClassFixture<RebalanceBrokerFixture>
 {
     private static readonly string[] Events = ["busy:consumer@500ms+3s", "join:consumer@1s", "leave:consumer@5s", "crash:consumer@9s"];

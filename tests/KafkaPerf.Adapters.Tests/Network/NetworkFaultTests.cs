@@ -22,7 +22,6 @@ public sealed class PartitionClusterFixture : KafkaPerf.Adapters.Tests.Broker.Th
 /// <summary>Network faults through the proxies, inside runs at a rate on a real three-node cluster: the node's process
 /// keeps running while its links are cut, held or slowed, the cluster reacts as it would to a real network, and the
 /// links heal.</summary>
-[Collection(OwnClusterJavaCollectionDefinition.Name)]
 public sealed class NetworkFaultTests(PartitionClusterFixture fixture) : IClassFixture<PartitionClusterFixture>
 {
     private static readonly TimeSpan Warmup = TimeSpan.FromMilliseconds(500);

@@ -13,7 +13,7 @@ namespace KafkaPerf.Adapters.Tests.Network;
 /// <summary><c>--network</c> on the real embedded broker and cluster, through the session as the command line runs it:
 /// every client connection goes through the proxies, the asked round trip is what the link measures and what each
 /// client's produce latency is bounded by, nothing is lost through them, and they close with the broker.</summary>
-[Collection(OwnClusterJavaCollectionDefinition.Name)]
+[Collection(ProcessCountersCollectionDefinition.Name)]
 public sealed class ShapedNetworkTests
 {
     [Fact]

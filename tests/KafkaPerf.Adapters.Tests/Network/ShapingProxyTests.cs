@@ -8,7 +8,7 @@ namespace KafkaPerf.Adapters.Tests.Network;
 /// <summary>The shaping proxy as an instrument, on a loopback echo server: its delay's precision, its order, its rate, no
 /// allocation per forwarded buffer after warm-up, and nothing left behind when it closes. Alone in its assembly: its
 /// threads' timing is what it measures, and its raised-priority threads would take time from tests beside it.</summary>
-[Collection(OwnClusterJavaCollectionDefinition.Name)]
+[Collection(ProcessCountersCollectionDefinition.Name)]
 public class ShapingProxyTests
 {
     [Fact]
