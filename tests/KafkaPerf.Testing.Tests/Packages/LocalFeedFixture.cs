@@ -3,7 +3,7 @@ using KafkaPerf.Tests.Shared;
 namespace KafkaPerf.Testing.Tests.Packages;
 
 /// <summary>
-/// KafkaPerf's packages in a local folder feed, packed once for the whole <see cref="LocalFeedCollectionDefinition"/> by the
+/// KafkaPerf's packages in a local folder feed, packed once for the whole test assembly (an assembly fixture) by the
 /// script a user runs, <c>eng/pack.sh --no-build --output FEED</c>: it packs what the Release build made (CI builds
 /// KafkaPerf.sln -c Release before it tests; this project's references build every packed project when it is built
 /// alone), so packing takes seconds, not a build. The tests restore from it into one fresh package folder

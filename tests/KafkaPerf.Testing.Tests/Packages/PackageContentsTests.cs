@@ -7,7 +7,6 @@ namespace KafkaPerf.Testing.Tests.Packages;
 /// <summary>What a user sees of each package in the feed that <c>eng/pack.sh</c> fills: every package there, each with
 /// the README, the licence, where it was built from and KafkaPerf's one version; the libraries with their XML docs; and
 /// a symbol package beside each package that has code (the templates have none).</summary>
-[Collection(LocalFeedCollectionDefinition.Name)]
 public sealed class PackageContentsTests(LocalFeedFixture feed)
 {
     [Fact]
