@@ -16,8 +16,10 @@ public class InMemoryTopicTests
         for (long key = 1; key < 1_000_000; key++) topic.Append(key, payload);
         long allocated = GC.GetAllocatedBytesForCurrentThread() - before;
 
-        // Before: 24 B per record unread in the topic (24 MB here); now consecutive keys share one entry.
-        Assert.True(allocated < 1_000, $"{allocated} bytes for 1 000 000 records");
+        // Before: 24 B per record unread in the topic (24 MB here); now consecutive keys share one entry. The bound is a
+        // tenth of a byte per record: a CI run counted 49 200 B on this thread once (the runtime's own, while the loop's
+        // code was being replaced by its optimised version), where 1 000 B had held before.
+        Assert.True(allocated < 100_000, $"{allocated} bytes for 1 000 000 records");
         var sink = new CollectingSink();
         Assert.Equal(1_000_000, topic.Drain(sink, 0));
         Assert.Equal(Enumerable.Range(0, 1_000_000).Select(i => (long)i), sink.Keys);
