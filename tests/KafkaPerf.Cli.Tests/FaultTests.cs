@@ -250,7 +250,9 @@ public sealed class FaultTests : IDisposable
             var jvm = JvmOf(cluster.Process.Id);
             using var run = StartRun(_output, "confluent", "produce", "--bootstrap", bootstrap, "--stall-timeout", "3s", "--messages", "300000", "--repeat", "3");
             await run.WaitForAsync("[   2/4]", TimeSpan.FromMinutes(3));
-            await Task.Delay(100, TestContext.Current.CancellationToken);
+            // A second into run 3 (each run is 4 s or more here): 100 ms after its line, beside stress-ng --cpu 2, the pause
+            // once fell on the run's set-up, which waited it out, and no run failed.
+            await Task.Delay(1000, TestContext.Current.CancellationToken);
 
             Assert.Equal(0, Signal(jvm, "STOP"));
             try
