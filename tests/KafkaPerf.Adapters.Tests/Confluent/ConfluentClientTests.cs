@@ -66,11 +66,14 @@ public class ConfluentClientTests(BrokerFixture fixture)
     [Fact]
     public async Task RunAsync_ThreeScenariosTwoSizesThreeRepeats_AllSucceedAndEveryTopicIsDeleted()
     {
+        // 500 records a run: what this guards (every scenario, size and repeat succeeds, every record read back, every
+        // topic deleted) does not depend on the count, and with 2 000 its 24 runs wrote 2.4 GB (and read 1.6 GB) through the
+        // shared broker (the 100 KB runs), 37-51 s of a CI run. The count-dependent paths have their own tests above.
         var prefix = "kafkaperf-e2e-" + Guid.NewGuid().ToString("N")[..8];
         var plan = new BenchmarkPlanBuilder()
             .Clients("confluent")
             .Scenarios(ScenarioKind.Produce, ScenarioKind.Consume, ScenarioKind.Roundtrip)
-            .MessageCounts(2_000).PayloadSizes(100, 100_000).Repeat(3)
+            .MessageCounts(500).PayloadSizes(100, 100_000).Repeat(3)
             .Topics(prefix)
             .Consume(checkPayload: true)
             .Build();
@@ -80,7 +83,7 @@ public class ConfluentClientTests(BrokerFixture fixture)
 
         Assert.Equal(3 * 2 * (3 + 1), result.Runs.Count);
         Assert.All(result.Runs, r => Assert.True(r.Succeeded, $"run {r.Sequence} ({r.Scenario}, {r.PayloadBytes} B) failed: {r.Error}"));
-        Assert.All(result.Runs.Where(r => r.Scenario != ScenarioKind.Produce), r => Assert.Equal(2_000, r.Received));
+        Assert.All(result.Runs.Where(r => r.Scenario != ScenarioKind.Produce), r => Assert.Equal(500, r.Received));
         Assert.All(result.Cells, c => Assert.Equal(3, c.Runs));
         var info = Assert.Single(result.Clients);
         Assert.Contains("librdkafka 2.16.0", info.LibraryVersion, StringComparison.Ordinal);
