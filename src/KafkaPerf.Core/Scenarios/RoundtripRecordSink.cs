@@ -5,8 +5,8 @@ using KafkaPerf.Measurement;
 namespace KafkaPerf.Scenarios;
 
 /// <summary>The roundtrip scenario's sink: each key is a record's id, checked exactly once; its first arrival's
-/// produce→consume latency is now − the send time noted for that id. It stamps the first record and the last.</summary>
-internal sealed class RoundtripRecordSink(IClock clock, long[] sentAt, KeyVerifier verifier, ReadPositions positions) : SignallingRecordSink
+/// produce→consume latency is now − that id's send time (<see cref="BurstSendTimes"/>). It stamps the first record and the last.</summary>
+internal sealed class RoundtripRecordSink(IClock clock, BurstSendTimes sentAt, KeyVerifier verifier, ReadPositions positions) : SignallingRecordSink
 {
     private readonly TickConverter _ticks = new(clock.Frequency);
     private long _received;
@@ -33,7 +33,7 @@ internal sealed class RoundtripRecordSink(IClock clock, long[] sentAt, KeyVerifi
         if (_firstAt == 0) Volatile.Write(ref _firstAt, now);
         Volatile.Write(ref _received, _received + 1);
         if (!verifier.Observe(key)) return;
-        Latency.RecordClamped(_ticks.ToNanoseconds(now - Volatile.Read(ref sentAt[key])));
+        Latency.RecordClamped(_ticks.ToNanoseconds(now - sentAt.SentAt(key)));
         if (verifier.IsComplete)
         {
             Volatile.Write(ref _lastAt, now);

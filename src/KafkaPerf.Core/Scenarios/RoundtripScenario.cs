@@ -4,14 +4,14 @@ using KafkaPerf.Measurement;
 namespace KafkaPerf.Scenarios;
 
 /// <summary>
-/// Roundtrip: the consumer is assigned first; then records 0..N-1 are sent with their ids as keys, each one's send time
-/// (<c>Stopwatch.GetTimestamp()</c> in the same process, so no clock skew) noted just before, and the consumer records
-/// produce→consume latency for every record's first arrival. The timed section runs from the first send to the last
+/// Roundtrip: the consumer is assigned first; then records 0..N-1 are sent with their ids as keys, the clock
+/// (<c>Stopwatch.GetTimestamp()</c> in the same process, so no clock skew) noted before every 64th (<see cref="BurstSendTimes"/>),
+/// and the consumer records produce→consume latency for every record's first arrival. The timed section runs from the first send to the last
 /// arrival; the time from the first send to the first arrival is recorded apart (<see cref="RunRecord.FirstRecordSeconds"/>).
 /// Every id is checked exactly once; a record is lost only when the read of its partition went past the offset at which it
 /// was acknowledged.
 /// </summary>
-/// <remarks>The send times take 8 bytes per record, allocated before timing.</remarks>
+/// <remarks>The send times take one bit per record, allocated before timing.</remarks>
 public sealed class RoundtripScenario : IScenario
 {
     private const int CancellationCheckMask = (1 << 16) - 1;
@@ -27,7 +27,7 @@ public sealed class RoundtripScenario : IScenario
         long expected = context.MessageCount;
         var acknowledged = context.NewAcknowledgedOffsets(expected);
         var deliveries = new DeliveryCounter(clock, expected, trackLatency: false, acknowledged);
-        var sentAt = new long[expected];
+        var sentAt = new BurstSendTimes(expected);
 
         using var sink = new RoundtripRecordSink(clock, sentAt, ConsumeScenario.Verifier(context.Settings, expected), context.NewReadPositions());
         using var watch = new StallWatch(context.StallTimeout, cancellationToken);
@@ -57,14 +57,15 @@ public sealed class RoundtripScenario : IScenario
                 watch.Watch("sending", () => deliveries.Delivered + deliveries.Failed);
                 var token = watch.Token;
                 firstSend = clock.GetTimestamp();
-                sentAt[0] = firstSend;
+                sentAt.Sending(0, firstSend);
                 producer.Send(0, payload);
                 for (long id = 1; id < expected; id++)
                 {
                     if ((id & CancellationCheckMask) == 0) token.ThrowIfCancellationRequested();
-                    Volatile.Write(ref sentAt[id], clock.GetTimestamp());
+                    if ((id & (BurstSendTimes.BlockSize - 1)) == 0) sentAt.Sending(id, clock.GetTimestamp());
                     producer.Send(id, payload);
                 }
+                sentAt.Done(clock.GetTimestamp());
                 watch.Watch("flushing", () => deliveries.Delivered + deliveries.Failed);
                 producer.Flush(token);
                 watch.Idle();
