@@ -62,7 +62,7 @@ public sealed class RoundtripScenario : IScenario
                 for (long id = 1; id < expected; id++)
                 {
                     if ((id & CancellationCheckMask) == 0) token.ThrowIfCancellationRequested();
-                    if ((id & (BurstSendTimes.BlockSize - 1)) == 0) sentAt.Sending(id, clock.GetTimestamp());
+                    if (BurstSendTimes.StartsBlock(id)) sentAt.Sending(id, clock.GetTimestamp());
                     producer.Send(id, payload);
                 }
                 sentAt.Done(clock.GetTimestamp());
